@@ -1,0 +1,3 @@
+module github.com/chaturaji/chaturaji
+
+go 1.26
