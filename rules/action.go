@@ -1,0 +1,117 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Action is one decision of a player: a move, pass, retire, or (in presets
+// that have them) a drop or another named decision. It is a small value: the
+// type, the from and to squares, and the kind a promotion or drop names.
+type Action uint32
+
+// ActionType says what an Action is.
+type ActionType uint8
+
+// The types of action.
+const (
+	NoAction ActionType = iota
+	Move                // a piece moves from one square to another
+	Pass                // the player gives up the turn
+	Retire              // a lone king leaves the board
+)
+
+// MaxActions bounds the number of legal actions in any position of any
+// preset; a buffer of this size never overflows.
+const MaxActions = 512
+
+const (
+	typeShift = 12
+	kindShift = 16
+)
+
+// MoveAction returns the move from one square to another.
+func MoveAction(from, to Square) Action {
+	return Action(uint32(Move)<<typeShift | uint32(to)<<6 | uint32(from))
+}
+
+// PromotionAction returns the move from one square to another that
+// promotes to kind k, for presets where the player chooses.
+func PromotionAction(from, to Square, k Kind) Action {
+	return MoveAction(from, to) | Action(uint32(k)<<kindShift)
+}
+
+// PassAction is the action `pass`.
+const PassAction = Action(uint32(Pass) << typeShift)
+
+// RetireAction is the action `retire`.
+const RetireAction = Action(uint32(Retire) << typeShift)
+
+// Type returns what the action is.
+func (a Action) Type() ActionType { return ActionType(a >> typeShift & 15) }
+
+// From returns the square a move starts from.
+func (a Action) From() Square { return Square(a & 63) }
+
+// To returns the square a move ends on.
+func (a Action) To() Square { return Square(a >> 6 & 63) }
+
+// Promotion returns the kind a move chooses to promote to, NoKind if none.
+func (a Action) Promotion() Kind { return Kind(a >> kindShift & 15) }
+
+// String returns the action in the default notation.
+func (a Action) String() string { return a.Format(Chaturaji) }
+
+// Format returns the action in the notation of preset pr: `d2d3`, `a7a8=H`,
+// `pass`, `retire`.
+func (a Action) Format(pr *Preset) string {
+	switch a.Type() {
+	case Move:
+		s := a.From().String() + a.To().String()
+		if k := a.Promotion(); k != NoKind {
+			s += "=" + string(pr.Pieces[k].Letter)
+		}
+		return s
+	case Pass:
+		return "pass"
+	case Retire:
+		return "retire"
+	}
+	return fmt.Sprintf("Action(%#x)", uint32(a))
+}
+
+// ParseAction reads an action in the notation of preset pr. It checks only
+// the form; whether the action is legal is the position's question.
+func ParseAction(pr *Preset, s string) (Action, error) {
+	switch s {
+	case "pass":
+		return PassAction, nil
+	case "retire":
+		return RetireAction, nil
+	}
+	if len(s) < 4 {
+		return 0, fmt.Errorf("rules: invalid action %q: want a move like d2d3, pass or retire", s)
+	}
+	from, err := ParseSquare(s[0:2])
+	if err != nil {
+		return 0, fmt.Errorf("rules: invalid action %q: bad from square %q", s, s[0:2])
+	}
+	to, err := ParseSquare(s[2:4])
+	if err != nil {
+		return 0, fmt.Errorf("rules: invalid action %q: bad to square %q", s, s[2:4])
+	}
+	if from == to {
+		return 0, fmt.Errorf("rules: invalid action %q: from and to are the same square", s)
+	}
+	rest := s[4:]
+	if rest == "" {
+		return MoveAction(from, to), nil
+	}
+	if len(rest) == 2 && rest[0] == '=' {
+		if k := pr.letterKind[rest[1]&127]; k != NoKind && rest[1] < 128 {
+			return PromotionAction(from, to, k), nil
+		}
+		return 0, fmt.Errorf("rules: invalid action %q: %q is not a piece letter of %s", s, rest[1:], pr.Name)
+	}
+	return 0, fmt.Errorf("rules: invalid action %q: unexpected %q after the squares", s, strings.TrimSpace(rest))
+}

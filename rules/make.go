@@ -1,0 +1,154 @@
+package rules
+
+// Make plays action a, which must be legal, in place, recording in u what it
+// changed. It applies every automatic effect of RULES.md section 4's order of
+// events: the capture and its points, the boat triumph, the mover's own
+// promotion, the clock, the turn passing (with the waiting promotions of each
+// visited seat) and the end of the game.
+func (p *Position) Make(a Action, u *Undo) {
+	u.action, u.saved, u.n = a, p.state, 0
+	pr := p.preset
+	mover := p.seat
+	reset := false // a capture or a pawn move resets the clock
+	switch a.Type() {
+	case Move:
+		reset = p.move(u, mover, a)
+	case Retire:
+		p.remove(u, lowest(p.bySeat[mover]&p.byKind[King]))
+	}
+	if reset {
+		p.clock = 0
+	} else {
+		p.clock++
+	}
+	p.hash ^= rollKey(p.rolled, p.roll)
+	p.roll, p.rolled = Roll{}, false
+	p.passTurn(u, mover)
+	p.done = p.isOver()
+	if p.done && pr.Raise > 0 {
+		if kings := p.byKind[King]; popcount(kings) == 1 {
+			owner := p.board[lowest(kings)].Seat()
+			if p.scores[owner] < int32(pr.Raise) {
+				p.scores[owner] = int32(pr.Raise)
+			}
+		}
+	}
+}
+
+// move plays a move of seat s and reports whether it captured or moved a
+// pawn.
+func (p *Position) move(u *Undo, s Seat, a Action) bool {
+	pr := p.preset
+	from, to := a.From(), a.To()
+	pc := p.remove(u, from)
+	reset := false
+	if p.board[to] != NoPiece {
+		captured := p.remove(u, to)
+		p.scores[s] += int32(pr.Pieces[captured.Kind()].Points)
+		reset = true
+	}
+	k := pc.Kind()
+	if k == Pawn {
+		reset = true
+		if pr.lastLines[s]&to.bit() != 0 {
+			promo := a.Promotion()
+			if promo == NoKind {
+				promo = pr.promoteTo[s][to]
+			}
+			if !pr.Promotion.OnlyIfLacking || p.bySeat[s]&p.byKind[promo] == 0 {
+				pc = MakePiece(s, promo)
+			}
+		}
+	}
+	p.put(u, to, pc)
+	if k == Boat && pr.Triumph && p.triumph(u, s, to) {
+		reset = true
+	}
+	return reset
+}
+
+// triumph plays the boat triumph of seat s's boat arriving on sq: every boat
+// not the mover's in a fully occupied 2x2 block of boats containing sq is
+// captured. It reports whether any was.
+func (p *Position) triumph(u *Undo, s Seat, sq Square) bool {
+	boats := p.byKind[Boat]
+	var won uint64
+	for _, block := range blocks[sq] {
+		if block != 0 && boats&block == block {
+			won |= block
+		}
+	}
+	won &^= p.bySeat[s]
+	for w := won; w != 0; w &= w - 1 {
+		p.remove(u, lowest(w))
+		p.scores[s] += int32(p.preset.Pieces[Boat].Points)
+	}
+	return won != 0
+}
+
+// blocks lists, for each square, the 2x2 blocks of squares that contain it.
+var blocks [64][4]uint64
+
+func init() {
+	for sq := Square(0); sq < 64; sq++ {
+		i := 0
+		for df := -1; df <= 0; df++ {
+			for dr := -1; dr <= 0; dr++ {
+				f, r := sq.File()+df, sq.Rank()+dr
+				if f >= 0 && f < 7 && r >= 0 && r < 7 {
+					c := SquareAt(f, r)
+					blocks[sq][i] = c.bit() | (c + 1).bit() | (c + 8).bit() | (c + 9).bit()
+					i++
+				}
+			}
+		}
+	}
+}
+
+// passTurn passes the turn on from the mover: seats are visited in turn order
+// from the one after the mover, the mover last; each visited seat first
+// promotes its waiting pawns, then takes the turn if it has a king.
+func (p *Position) passTurn(u *Undo, mover Seat) {
+	pr := p.preset
+	n := len(pr.Order)
+	i := pr.turnIndex[mover]
+	for range n {
+		i++
+		if i == n {
+			i = 0
+		}
+		s := pr.Order[i]
+		if pr.Promotion.OnlyIfLacking {
+			p.promoteWaiting(u, s)
+		}
+		if p.HasKing(s) {
+			p.setSeat(s)
+			return
+		}
+	}
+	p.setSeat(mover)
+}
+
+// promoteWaiting promotes seat s's waiting pawns whose kind the army lacks,
+// in ascending square order.
+func (p *Position) promoteWaiting(u *Undo, s Seat) {
+	pr := p.preset
+	for w := p.bySeat[s] & p.byKind[Pawn] & pr.lastLines[s]; w != 0; w &= w - 1 {
+		sq := lowest(w)
+		k := pr.promoteTo[s][sq]
+		if p.bySeat[s]&p.byKind[k] == 0 {
+			p.remove(u, sq)
+			p.put(u, sq, MakePiece(s, k))
+		}
+	}
+}
+
+// isOver reports whether the game has ended: at most one king left, only
+// kings left (where the preset says so), or the clock run out.
+func (p *Position) isOver() bool {
+	pr := p.preset
+	kings := p.byKind[King]
+	return popcount(kings) <= 1 ||
+		pr.PeaceEnds && p.occ == kings ||
+		int(p.clock) >= pr.ClockLimit
+}

@@ -1,0 +1,44 @@
+package rules
+
+// maxChanges bounds the squares one action changes: a move with its capture
+// (3), a triumph (8), the mover's promotion (1) and waiting promotions while
+// the turn passes (16).
+const maxChanges = 32
+
+// Undo records what Make changed, so that Unmake can restore it. Keep one per
+// ply; it holds no pointers and needs no allocation.
+type Undo struct {
+	action  Action
+	saved   state
+	n       uint8
+	changes [maxChanges]change
+}
+
+// change is one square's previous content.
+type change struct {
+	sq  Square
+	old Piece
+}
+
+func (u *Undo) record(sq Square, old Piece) {
+	u.changes[u.n] = change{sq, old}
+	u.n++
+}
+
+// Action returns the action that was made.
+func (u *Undo) Action() Action { return u.action }
+
+// Unmake takes back the action recorded in u, which must be the last one made
+// on p.
+func (p *Position) Unmake(u *Undo) {
+	for i := int(u.n) - 1; i >= 0; i-- {
+		c := u.changes[i]
+		if cur := p.board[c.sq]; cur != NoPiece {
+			p.unplace(c.sq, cur)
+		}
+		if c.old != NoPiece {
+			p.place(c.sq, c.old)
+		}
+	}
+	p.state = u.saved
+}

@@ -1,0 +1,48 @@
+package rules
+
+// Zobrist keys for the incremental position hash: one per piece and square,
+// one per seat to act, and one per die face still to use. The keys come from
+// a fixed generator so hashes are the same in every run.
+var (
+	pieceKeys [64][64]uint64 // [Piece][Square]
+	seatKeys  [NumSeats]uint64
+	faceKeys  [2][8]uint64
+	rolledKey uint64
+)
+
+func init() {
+	x := uint64(0x9E3779B97F4A7C15)
+	next := func() uint64 { // splitmix64
+		x += 0x9E3779B97F4A7C15
+		z := x
+		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+		z = (z ^ z>>27) * 0x94D049BB133111EB
+		return z ^ z>>31
+	}
+	for pc := range pieceKeys {
+		for sq := range pieceKeys[pc] {
+			pieceKeys[pc][sq] = next()
+		}
+	}
+	for s := range seatKeys {
+		seatKeys[s] = next()
+	}
+	for i := range faceKeys {
+		for f := range faceKeys[i] {
+			faceKeys[i][f] = next()
+		}
+	}
+	rolledKey = next()
+}
+
+// rollKey is the hash contribution of a seat's dice state.
+func rollKey(rolled bool, r Roll) uint64 {
+	if !rolled {
+		return 0
+	}
+	k := rolledKey
+	for i := range r.n {
+		k ^= faceKeys[i][r.faces[i]]
+	}
+	return k
+}
