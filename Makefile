@@ -1,0 +1,13 @@
+# The two commands of the README: `make serve` runs the server on the
+# embedded database; `make test` runs the whole test suite, installing what
+# it needs first.
+.PHONY: test serve bench build
+
+test:
+	./scripts/test.sh
+
+build:
+	go build -o bin/chaturaji ./cmd/chaturaji
+
+bench:
+	go run ./cmd/chaturaji bench
