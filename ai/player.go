@@ -1,0 +1,57 @@
+// Package ai holds the players of Chaturaji: random, greedy and search
+// players behind one small interface, with strength levels for humans.
+package ai
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+)
+
+// Budget limits one decision. A zero field is no limit; a budget with no
+// limit at all is invalid for search players.
+type Budget struct {
+	Time  time.Duration // wall-clock time
+	Nodes int64         // search nodes (or playouts, for Monte Carlo players)
+}
+
+// Player chooses actions. Choose is called with a position whose decider
+// (p.Decider()) the player plays for and whose roll, if any, has been made;
+// it must not change p, and must return one of p's legal actions. A player
+// created with the same seed makes the same choices given the same inputs
+// and a node budget.
+type Player interface {
+	// Name returns the player's name as given to New, such as "greedy".
+	Name() string
+	// Choose returns the action to play.
+	Choose(ctx context.Context, p *rules.Position, b Budget) (rules.Action, error)
+}
+
+// Analysis is what a search found in a position.
+type Analysis struct {
+	Best     rules.Action
+	Line     []rules.Action          // the principal line, starting with Best
+	Expected [rules.NumSeats]float64 // each seat's expected final score
+	Nodes    int64                   // nodes searched (or playouts)
+	Depth    int                     // depth reached, where it applies
+	Elapsed  time.Duration
+}
+
+// Analyzer is a player that can explain its choice.
+type Analyzer interface {
+	Player
+	Analyze(ctx context.Context, p *rules.Position, b Budget) (Analysis, error)
+}
+
+// errNoActions is returned for a position where nothing is to be decided.
+func errNoActions(p *rules.Position) error {
+	switch {
+	case p.Finished():
+		return fmt.Errorf("ai: the game is over")
+	case p.AwaitingRoll():
+		return fmt.Errorf("ai: the roll must be made before a player chooses")
+	}
+	return fmt.Errorf("ai: no legal action in %s", p)
+}
