@@ -38,7 +38,11 @@ func NewGame(pr *Preset, seed Seed) *Game {
 
 // NewGameFrom starts a game from the given position.
 func NewGameFrom(start *Position, seed Seed) *Game {
-	return &Game{preset: start.preset, seed: seed, start: *start, pos: *start}
+	g := &Game{preset: start.preset, seed: seed, start: *start, pos: *start}
+	if start.rolled { // the first turn's roll was made before the game was handed over
+		g.turns = append(g.turns, Turn{Seat: start.seat, Roll: start.roll})
+	}
+	return g
 }
 
 // Preset returns the game's rules.
@@ -55,6 +59,9 @@ func (g *Game) Position() *Position { p := g.pos; return &p }
 
 // Turns returns the turns played so far; the caller must not change them.
 func (g *Game) Turns() []Turn { return g.turns }
+
+// Actions appends the legal actions of the seat to act to buf[:0].
+func (g *Game) Actions(buf []Action) []Action { return g.pos.Actions(buf) }
 
 // Finished reports whether the game is over.
 func (g *Game) Finished() bool { return g.pos.done }
@@ -78,12 +85,10 @@ func (g *Game) PlayRoll(r Roll) error {
 	if !g.pos.AwaitingRoll() {
 		return g.noRoll()
 	}
-	for _, o := range g.preset.outcomes {
-		if o == r {
-			g.rolls++
-			g.setRoll(r)
-			return nil
-		}
+	if g.preset.IsOutcome(r) {
+		g.rolls++
+		g.setRoll(r)
+		return nil
 	}
 	return fmt.Errorf("rules: roll %s is not an outcome of %d %s dice", r, g.preset.Dice, g.preset.Die.Name)
 }

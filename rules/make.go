@@ -143,12 +143,43 @@ func (p *Position) promoteWaiting(u *Undo, s Seat) {
 	}
 }
 
-// isOver reports whether the game has ended: at most one king left, only
-// kings left (where the preset says so), or the clock run out.
-func (p *Position) isOver() bool {
+// isOver reports whether the game has ended.
+func (p *Position) isOver() bool { return p.endReason() != NotOver }
+
+// End says why a game ended.
+type End uint8
+
+// The ends of a game.
+const (
+	NotOver  End = iota // the game goes on
+	LastKing            // at most one king is left on the board
+	Peace               // only kings are left (honourable peace)
+	ClockOut            // the clock reached the preset's limit
+)
+
+var endNames = [...]string{"not over", "one king left", "only kings left", "clock"}
+
+// String describes the end in a few words, such as "one king left".
+func (e End) String() string { return endNames[e] }
+
+// EndReason says why the game is over, NotOver while it goes on.
+func (p *Position) EndReason() End {
+	if !p.done {
+		return NotOver
+	}
+	return p.endReason()
+}
+
+func (p *Position) endReason() End {
 	pr := p.preset
 	kings := p.byKind[King]
-	return popcount(kings) <= 1 ||
-		pr.PeaceEnds && p.occ == kings ||
-		int(p.clock) >= pr.ClockLimit
+	switch {
+	case popcount(kings) <= 1:
+		return LastKing
+	case pr.PeaceEnds && p.occ == kings:
+		return Peace
+	case int(p.clock) >= pr.ClockLimit:
+		return ClockOut
+	}
+	return NotOver
 }

@@ -170,6 +170,16 @@ func Names() []string {
 	return names
 }
 
+// IsOutcome reports whether r is a possible roll of the preset's dice.
+func (pr *Preset) IsOutcome(r Roll) bool {
+	for _, o := range pr.outcomes {
+		if o == r {
+			return true
+		}
+	}
+	return false
+}
+
 // StartPosition returns a new copy of the preset's start position.
 func (pr *Preset) StartPosition() *Position {
 	p := *pr.start

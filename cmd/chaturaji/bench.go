@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+)
+
+var benchCommand = &command{
+	name:    "bench",
+	summary: "measure perft and random playout speed on one core",
+	help:    benchHelp,
+	run:     runBench,
+}
+
+const benchHelp = `usage: chaturaji bench [--rules NAME] [--depth N] [--games N] [--runs R]
+
+Bench measures the rules engine on one core (GOMAXPROCS=1): perft of the
+start position to depth N in nodes per second, and random playouts
+(rules.PlayRandom) from the start position in games and actions per second.
+Each figure is the median of R runs. It prints the Go version and the CPU
+first.
+
+Flags:
+	--rules NAME   the preset (default chaturaji)
+	--depth N      the perft depth (default 7)
+	--games N      playouts per run (default 2000)
+	--runs R       runs of each measure (default 5)
+`
+
+func runBench(e *env, args []string) error {
+	fs := newFlagSet("bench")
+	name := rulesFlag(fs)
+	depth := fs.Int("depth", 7, "the perft depth `N`")
+	games := fs.Int("games", 2000, "playouts per run")
+	runs := fs.Int("runs", 5, "runs of each measure")
+	if err := parseFlags(e, fs, benchHelp, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	case *depth < 1 || *games < 1 || *runs < 1:
+		return usageError("--depth, --games and --runs must be 1 or more")
+	}
+	pr, err := lookupPreset(*name)
+	if err != nil {
+		return err
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	fmt.Fprintf(e.stdout, "go:       %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(e.stdout, "cpu:      %s\n", cpuName())
+	fmt.Fprintf(e.stdout, "preset:   %s\n", pr.Name)
+
+	var nodes uint64
+	perft := median(*runs, func() time.Duration {
+		start := time.Now()
+		nodes = rules.Perft(pr.StartPosition(), *depth)
+		return time.Since(start)
+	})
+	fmt.Fprintf(e.stdout, "perft:    depth %d, %d nodes, %s nodes/s (median of %d: %v)\n",
+		*depth, nodes, rate(float64(nodes), perft), *runs, perft.Round(time.Microsecond))
+
+	var actions int
+	seed := uint64(0)
+	playout := median(*runs, func() time.Duration {
+		seed++
+		rng := rand.New(rand.NewPCG(seed, 0))
+		actions = 0
+		start := time.Now()
+		for range *games {
+			actions += rules.PlayRandom(pr.StartPosition(), rng)
+		}
+		return time.Since(start)
+	})
+	fmt.Fprintf(e.stdout, "playout:  %s games/s, %s actions/s (%d games, %.1f actions a game; median of %d: %v)\n",
+		rate(float64(*games), playout), rate(float64(actions), playout), *games, float64(actions)/float64(*games), *runs, playout.Round(time.Microsecond))
+	return nil
+}
+
+// median runs f n times and returns the median of the durations it
+// reports.
+func median(n int, f func() time.Duration) time.Duration {
+	ds := make([]time.Duration, n)
+	for i := range ds {
+		ds[i] = f()
+	}
+	slices.Sort(ds)
+	return ds[n/2]
+}
+
+// cpuName returns the processor's model name, as /proc/cpuinfo gives it on
+// Linux, or the architecture elsewhere.
+func cpuName() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}

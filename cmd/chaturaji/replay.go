@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/chaturaji/chaturaji/record"
+)
+
+var replayCommand = &command{
+	name:    "replay",
+	summary: "check every game of a record file move by move",
+	help:    replayHelp,
+	run:     runReplay,
+}
+
+const replayHelp = `usage: chaturaji replay FILE
+
+Replay reads the game records of FILE (- for standard input) and plays each
+game again under the preset its Rules tag names: every recorded roll and
+action must be legal, and the Result tag must match the final position.
+When a record has a Seed tag, every roll must be the one the seed gives
+(rules.RollFromSeed) and a SeedHash tag must be the seed's SHA-256.
+
+For each good game it prints its number, turns, whether it is over, the
+scores and whether the dice were checked, then its final position. For each
+wrong game it prints an error on standard error naming the game, the line,
+the turn and the token, such as
+
+	chaturaji replay: games.cgn: record: game 2: line 14: turn 37 "a7c6": illegal action a7c6 in ...
+
+and it exits with status 2 if any game was wrong.
+`
+
+func runReplay(e *env, args []string) error {
+	fs := newFlagSet("replay")
+	if err := parseFlags(e, fs, replayHelp, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError("want one FILE, got %d arguments", fs.NArg())
+	}
+	path := fs.Arg(0)
+	var in io.Reader = os.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	recs, err := record.Parse(in)
+	if err != nil {
+		return invalid(fmt.Errorf("%s: %w", path, err))
+	}
+	wrong := 0
+	for i, r := range recs {
+		if err := replayOne(e.stdout, i+1, r); err != nil {
+			fmt.Fprintf(e.stderr, "chaturaji replay: %s: %v\n", path, err)
+			wrong++
+		}
+	}
+	if wrong > 0 {
+		return invalid(fmt.Errorf("%s: %d of %d games are wrong", path, wrong, len(recs)))
+	}
+	return nil
+}
+
+// replayOne checks game n and prints what it found.
+func replayOne(w io.Writer, n int, r *record.Record) error {
+	g, err := r.Replay()
+	if err != nil {
+		return err
+	}
+	dice := "dice not checked (no Seed tag)"
+	if _, ok := r.Tags.Get("Seed"); ok {
+		if err := r.VerifyDice(); err != nil {
+			return err
+		}
+		dice = "dice match the Seed"
+	}
+	p := g.Position()
+	state := "goes on"
+	if p.Finished() {
+		state = "over (" + p.EndReason().String() + ")"
+	}
+	var scores []string
+	for _, s := range g.Preset().Seats() {
+		scores = append(scores, fmt.Sprintf("%s %d", s, p.Score(s)))
+	}
+	fmt.Fprintf(w, "game %d: %d turns, %s: %s; %s\n", n, len(g.Turns()), state, strings.Join(scores, ", "), dice)
+	fmt.Fprintf(w, "\t%s\n", p)
+	return nil
+}

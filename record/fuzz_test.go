@@ -1,0 +1,55 @@
+package record_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chaturaji/chaturaji/record"
+)
+
+// FuzzParse checks that Parse never panics and that what it reads prints in
+// a form that reads back to the same records and prints the same again.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.cgn"))
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	f.Add("[Rules \"chaturaji\"]\n\nb 5\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		recs, err := record.ParseString(s)
+		if err != nil {
+			return
+		}
+		for _, r := range recs {
+			r.Replay()
+			r.VerifyDice()
+		}
+		var b strings.Builder
+		if err := record.WriteAll(&b, recs); err != nil {
+			t.Fatal(err)
+		}
+		back, err := record.ParseString(b.String())
+		if err != nil {
+			t.Fatalf("printed form does not read back: %v\n%s", err, b.String())
+		}
+		if len(back) != len(recs) {
+			t.Fatalf("%d records read back as %d:\n%s", len(recs), len(back), b.String())
+		}
+		for i := range recs {
+			if !back[i].Equal(recs[i]) {
+				t.Fatalf("record %d changed:\n%s\nread back as\n%s", i+1, recs[i], back[i])
+			}
+		}
+		var c strings.Builder
+		record.WriteAll(&c, back)
+		if c.String() != b.String() {
+			t.Fatalf("printing is not stable:\n%s\nthen\n%s", b.String(), c.String())
+		}
+	})
+}
