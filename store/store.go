@@ -1,0 +1,94 @@
+// Package store keeps games for the server: their tables, seats and every
+// accepted event, in SQLite (embedded, the default) or PostgreSQL. Both
+// implement Store and pass the same test suite (package storetest).
+//
+// Events are append-only and numbered from 1 per game. AppendEvents commits
+// before it returns, so an event the server has acknowledged survives a
+// crash; the expected sequence number makes concurrent writers conflict
+// instead of overwriting each other.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors of every Store.
+var (
+	ErrNotFound = errors.New("store: not found")
+	ErrConflict = errors.New("store: conflict") // an event number already taken, an id already used
+)
+
+// Status is where a game stands.
+type Status string
+
+// The statuses of a game.
+const (
+	Live     Status = "live"
+	Finished Status = "finished"
+)
+
+// Seat is one seat of a table as the store keeps it.
+type Seat struct {
+	Player    string // "human", or a bot spec such as "bot:strong", "bot:3"
+	Name      string // shown to others
+	TokenHash []byte // SHA-256 of the seat's secret token; nil for bots
+}
+
+// Game is a table and its game, without its events.
+type Game struct {
+	ID        string
+	Rules     string // preset name with house-rule options, as in the record's Rules tag
+	Seed      []byte // 32 bytes; revealed only when the game is over
+	SeedHash  string // hex SHA-256 of Seed, published at the start
+	Start     string // start position string
+	Seats     []Seat // one per seat of the preset, in seat order (South first)
+	Settings  []byte // table settings (time control, abandonment policy, ...) as JSON, owned by the server
+	Status    Status
+	Result    string // the record's Result tag once finished
+	Created   time.Time
+	Updated   time.Time // time of the last event or change
+	LastEvent int64     // number of the last event, 0 if none
+}
+
+// Event is one numbered event of a game: a roll, an action, a seat change,
+// the end. Kind and Data are the server's; the store keeps them as given.
+type Event struct {
+	Seq  int64
+	Kind string
+	Data []byte // JSON
+	At   time.Time
+}
+
+// Filter selects games to list.
+type Filter struct {
+	Status Status // "" for any
+	Limit  int    // 0 for a default of 50
+}
+
+// Store keeps games and their events. Every method is safe for concurrent
+// use.
+type Store interface {
+	// CreateGame stores a new game; ErrConflict if the id is taken.
+	CreateGame(ctx context.Context, g *Game) error
+	// Game returns the game with the given id, or ErrNotFound.
+	Game(ctx context.Context, id string) (*Game, error)
+	// Games lists games, most recently updated first.
+	Games(ctx context.Context, f Filter) ([]*Game, error)
+	// AppendEvents appends events to a game in one transaction. The first
+	// event's Seq must be after+1 where after is the game's LastEvent, and
+	// the rest must follow on; otherwise nothing is written and the error
+	// is ErrConflict. It also sets the game's Updated time and LastEvent.
+	AppendEvents(ctx context.Context, id string, after int64, events []Event) error
+	// Events returns the game's events with Seq > after, in order.
+	Events(ctx context.Context, id string, after int64) ([]Event, error)
+	// UpdateSeat replaces one seat of a game (a bot taking over an
+	// abandoned seat, a name change).
+	UpdateSeat(ctx context.Context, id string, seat int, s Seat) error
+	// Finish marks the game finished with its result and reveals the seed
+	// (already stored; Finish only changes the status and result).
+	Finish(ctx context.Context, id string, result string) error
+	// Close releases the store's resources.
+	Close() error
+}
