@@ -15,6 +15,7 @@ const (
 	Horse         // a knight's leap
 	Elephant      // slides orthogonally (a rook)
 	King          // one step in any direction; royal
+	Vizir         // one step diagonally (two-player chaturanga)
 	numKinds
 )
 
@@ -60,4 +61,4 @@ func (p Piece) String() string {
 	return fmt.Sprintf("%c%c", p.Seat().Letter(), defaultLetters[p.Kind()])
 }
 
-var defaultLetters = [NumKinds]byte{0, 'P', 'B', 'H', 'E', 'K'}
+var defaultLetters = [NumKinds]byte{0, 'P', 'B', 'H', 'E', 'K', 'V'}

@@ -4,33 +4,67 @@ package rules
 // changed. It applies every automatic effect of RULES.md section 4's order of
 // events: the capture and its points, the boat triumph, the mover's own
 // promotion, the clock, the turn passing (with the waiting promotions of each
-// visited seat) and the end of the game.
+// visited seat) and the end of the game. With two-dice turns the seat acts
+// again while a die remains.
 func (p *Position) Make(a Action, u *Undo) {
 	u.action, u.saved, u.n = a, p.state, 0
 	pr := p.preset
 	mover := p.seat
-	reset := false // a capture or a pawn move resets the clock
+	first := p.roll.Len() == pr.Dice // the turn's first action
+	reset := false                   // a capture or a pawn move resets the clock
+	endTurn := true
 	switch a.Type() {
 	case Move:
+		kind := p.board[a.From()].Kind()
 		reset = p.move(u, mover, a)
+		if pr.Dice > 1 {
+			p.useDie(kind)
+			endTurn = p.roll.Len() == 0
+		}
 	case Retire:
 		p.remove(u, lowest(p.bySeat[mover]&p.byKind[King]))
 	}
-	if reset {
+	// The clock changes once a turn: reset as soon as an action resets it,
+	// else one more on the turn's first action (RULES.md 5.0).
+	switch {
+	case pr.TurnClock:
+		if first {
+			p.clock++
+		}
+	case reset:
 		p.clock = 0
-	} else {
+	case first:
 		p.clock++
 	}
-	p.hash ^= rollKey(p.rolled, p.roll)
-	p.roll, p.rolled = Roll{}, false
-	p.passTurn(u, mover)
+	if endTurn {
+		p.hash ^= rollKey(p.rolled, p.roll)
+		p.roll, p.rolled = Roll{}, false
+		p.passTurn(u, mover)
+	}
 	p.done = p.isOver()
+	if p.done && p.rolled { // an unused die is lost when the game ends
+		p.hash ^= rollKey(p.rolled, p.roll)
+		p.roll, p.rolled = Roll{}, false
+	}
 	if p.done && pr.Raise > 0 {
 		if kings := p.byKind[King]; popcount(kings) == 1 {
 			owner := p.board[lowest(kings)].Seat()
 			if p.scores[owner] < int32(pr.Raise) {
 				p.scores[owner] = int32(pr.Raise)
 			}
+		}
+	}
+}
+
+// useDie takes from the roll the first remaining die, in ascending face
+// order, that allows a piece of kind k.
+func (p *Position) useDie(k Kind) {
+	for i := range p.roll.Len() {
+		if p.preset.faceKinds[p.roll.Face(i)].Has(k) {
+			p.hash ^= rollKey(true, p.roll)
+			p.roll = p.roll.without(i)
+			p.hash ^= rollKey(true, p.roll)
+			return
 		}
 	}
 }
@@ -48,17 +82,21 @@ func (p *Position) move(u *Undo, s Seat, a Action) bool {
 		reset = true
 	}
 	k := pc.Kind()
-	if k == Pawn {
+	switch {
+	case k == Pawn:
 		reset = true
 		if pr.lastLines[s]&to.bit() != 0 {
 			promo := a.Promotion()
 			if promo == NoKind {
 				promo = pr.promoteTo[s][to]
 			}
-			if !pr.Promotion.OnlyIfLacking || p.bySeat[s]&p.byKind[promo] == 0 {
+			if promo != NoKind && (!pr.Promotion.OnlyIfLacking || p.lacks(s, promo)) {
 				pc = MakePiece(s, promo)
 			}
 		}
+	case k == King && pr.KingLeap && knightLeaps[from]&to.bit() != 0:
+		p.leaps |= 1 << s
+		p.hash ^= leapKeys[s]
 	}
 	p.put(u, to, pc)
 	if k == Boat && pr.Triumph && p.triumph(u, s, to) {
@@ -118,10 +156,10 @@ func (p *Position) passTurn(u *Undo, mover Seat) {
 			i = 0
 		}
 		s := pr.Order[i]
-		if pr.Promotion.OnlyIfLacking {
+		if pr.Promotion.Wait {
 			p.promoteWaiting(u, s)
 		}
-		if p.HasKing(s) {
+		if pr.Kingless || p.HasKing(s) {
 			p.setSeat(s)
 			return
 		}
@@ -136,7 +174,7 @@ func (p *Position) promoteWaiting(u *Undo, s Seat) {
 	for w := p.bySeat[s] & p.byKind[Pawn] & pr.lastLines[s]; w != 0; w &= w - 1 {
 		sq := lowest(w)
 		k := pr.promoteTo[s][sq]
-		if p.bySeat[s]&p.byKind[k] == 0 {
+		if k != NoKind && p.lacks(s, k) {
 			p.remove(u, sq)
 			p.put(u, sq, MakePiece(s, k))
 		}
@@ -151,13 +189,15 @@ type End uint8
 
 // The ends of a game.
 const (
-	NotOver  End = iota // the game goes on
-	LastKing            // at most one king is left on the board
-	Peace               // only kings are left (honourable peace)
-	ClockOut            // the clock reached the preset's limit
+	NotOver    End = iota // the game goes on
+	LastKing              // at most one king is left on the board
+	Peace                 // only kings are left (honourable peace)
+	ClockOut              // the clock reached the preset's limit
+	LastArmy              // only one army has pieces left (Ludii)
+	KingsTaken            // a side has no king left (king presets)
 )
 
-var endNames = [...]string{"not over", "one king left", "only kings left", "clock"}
+var endNames = [...]string{"not over", "one king left", "only kings left", "clock", "one army left", "kings taken"}
 
 // String describes the end in a few words, such as "one king left".
 func (e End) String() string { return endNames[e] }
@@ -174,12 +214,39 @@ func (p *Position) endReason() End {
 	pr := p.preset
 	kings := p.byKind[King]
 	switch {
-	case popcount(kings) <= 1:
+	case pr.LastArmy && p.armies() <= 1:
+		return LastArmy
+	case pr.Goal == KingsGoal && p.sideWithoutKing():
+		return KingsTaken
+	case pr.Goal == PointsGoal && !pr.Kingless && popcount(kings) <= 1:
 		return LastKing
 	case pr.PeaceEnds && p.occ == kings:
 		return Peace
-	case int(p.clock) >= pr.ClockLimit:
+	case !p.rolled && int(p.clock) >= pr.ClockLimit:
+		// Checked between turns only: within a two-dice turn the clock
+		// shows what it will be if the turn ends now.
 		return ClockOut
 	}
 	return NotOver
+}
+
+// armies returns how many seats have pieces on the board.
+func (p *Position) armies() int {
+	n := 0
+	for _, s := range p.preset.seats {
+		if p.bySeat[s] != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// sideWithoutKing reports whether a seat has lost every king.
+func (p *Position) sideWithoutKing() bool {
+	for _, s := range p.preset.seats {
+		if !p.HasKing(s) {
+			return true
+		}
+	}
+	return false
 }

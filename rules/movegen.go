@@ -11,7 +11,7 @@ func (p *Position) Actions(buf []Action) []Action {
 		return buf
 	}
 	buf = p.appendMoves(buf, p.seat, p.allowed())
-	if len(buf) == 0 {
+	if len(buf) == 0 || p.preset.PassAlways {
 		buf = append(buf, PassAction)
 	}
 	if p.mayRetire() {
@@ -25,9 +25,14 @@ func (p *Position) CountActions() int {
 	if p.done || p.AwaitingRoll() {
 		return 0
 	}
-	n := p.countMoves(p.seat, p.allowed())
-	if n == 0 {
-		n = 1
+	return p.withPassAndRetire(p.countMoves(p.seat, p.allowed()))
+}
+
+// withPassAndRetire adds to n moves the pass and retire actions legal with
+// them.
+func (p *Position) withPassAndRetire(n int) int {
+	if n == 0 || p.preset.PassAlways {
+		n++
 	}
 	if p.mayRetire() {
 		n++
@@ -45,22 +50,17 @@ func (p *Position) countEveryRoll() uint64 {
 		k := lowestKind(ks)
 		per[k] = p.countMoves(p.seat, 1<<k)
 	}
-	extra := 0
-	if p.mayRetire() {
-		extra = 1
-	}
 	var total uint64
 	for _, r := range pr.outcomes {
-		n := 0
+		var allowed KindSet
 		for i := range r.Len() {
-			for ks := pr.faceKinds[r.Face(i)]; ks != 0; ks &= ks - 1 {
-				n += per[lowestKind(ks)]
-			}
+			allowed |= pr.faceKinds[r.Face(i)]
 		}
-		if n == 0 {
-			n = 1
+		n := 0
+		for ks := allowed; ks != 0; ks &= ks - 1 {
+			n += per[lowestKind(ks)]
 		}
-		total += uint64(n + extra)
+		total += uint64(p.withPassAndRetire(n))
 	}
 	return total
 }
@@ -69,7 +69,7 @@ func (p *Position) countEveryRoll() uint64 {
 func (p *Position) allowed() KindSet {
 	pr := p.preset
 	if pr.Die == nil {
-		return ^KindSet(0)
+		return pr.used
 	}
 	var ks KindSet
 	for i := range p.roll.Len() {
@@ -109,6 +109,7 @@ func (p *Position) moveTargets(s Seat, k Kind, sq Square, capturable uint64) uin
 
 // appendMoves appends the moves of seat s's pieces of the given kinds.
 func (p *Position) appendMoves(buf []Action, s Seat, ks KindSet) []Action {
+	pr := p.preset
 	for ; ks != 0; ks &= ks - 1 {
 		k := lowestKind(ks)
 		pieces := p.bySeat[s] & p.byKind[k]
@@ -118,7 +119,18 @@ func (p *Position) appendMoves(buf []Action, s Seat, ks KindSet) []Action {
 		capt := p.capturable(s, k)
 		for ; pieces != 0; pieces &= pieces - 1 {
 			from := lowest(pieces)
-			for t := p.moveTargets(s, k, from, capt); t != 0; t &= t - 1 {
+			t := p.moveTargets(s, k, from, capt)
+			if k == King && pr.KingLeap {
+				t |= p.leapTargets(s, from, capt)
+			}
+			if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
+				promo := t & pr.lastLines[s]
+				t &^= promo
+				for ; promo != 0; promo &= promo - 1 {
+					buf = p.appendChoices(buf, s, from, lowest(promo))
+				}
+			}
+			for ; t != 0; t &= t - 1 {
 				buf = append(buf, MoveAction(from, lowest(t)))
 			}
 		}
@@ -128,6 +140,7 @@ func (p *Position) appendMoves(buf []Action, s Seat, ks KindSet) []Action {
 
 // countMoves counts the moves appendMoves would append.
 func (p *Position) countMoves(s Seat, ks KindSet) int {
+	pr := p.preset
 	n := 0
 	for ; ks != 0; ks &= ks - 1 {
 		k := lowestKind(ks)
@@ -137,14 +150,92 @@ func (p *Position) countMoves(s Seat, ks KindSet) int {
 		}
 		capt := p.capturable(s, k)
 		for ; pieces != 0; pieces &= pieces - 1 {
-			n += popcount(p.moveTargets(s, k, lowest(pieces), capt))
+			from := lowest(pieces)
+			t := p.moveTargets(s, k, from, capt)
+			if k == King && pr.KingLeap {
+				t |= p.leapTargets(s, from, capt)
+			}
+			if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
+				promo := t & pr.lastLines[s]
+				t &^= promo
+				n += popcount(promo) * max(1, popcount16(uint16(p.lacking(s, pr.Promotion.Choices))))
+			}
+			n += popcount(t)
 		}
 	}
 	return n
 }
 
+// appendChoices appends the promotions a pawn of s moving from one square to
+// a square of its last line may choose: one per kind the army lacks, or the
+// plain move if it lacks none.
+func (p *Position) appendChoices(buf []Action, s Seat, from, to Square) []Action {
+	ks := p.lacking(s, p.preset.Promotion.Choices)
+	if ks == 0 {
+		return append(buf, MoveAction(from, to))
+	}
+	for ; ks != 0; ks &= ks - 1 {
+		buf = append(buf, PromotionAction(from, to, lowestKind(ks)))
+	}
+	return buf
+}
+
+// lacking returns the kinds of ks that seat s has fewer pieces of than an
+// army starts with.
+func (p *Position) lacking(s Seat, ks KindSet) KindSet {
+	var out KindSet
+	for ; ks != 0; ks &= ks - 1 {
+		if k := lowestKind(ks); p.lacks(s, k) {
+			out |= 1 << k
+		}
+	}
+	return out
+}
+
+// lacks reports whether seat s has fewer pieces of kind k than an army
+// starts with.
+func (p *Position) lacks(s Seat, k Kind) bool {
+	return popcount(p.bySeat[s]&p.byKind[k]) < p.preset.startCount[k]
+}
+
+// leapTargets returns the squares the king of s on sq may reach by its
+// once-a-game knight's leap, if it may leap now: not used yet, and the king
+// not attacked.
+func (p *Position) leapTargets(s Seat, sq Square, capt uint64) uint64 {
+	if p.leaps&(1<<s) != 0 || p.attacked(sq, s) {
+		return 0
+	}
+	return knightLeaps[sq] & (^p.occ | capt)
+}
+
+// attacked reports whether any enemy piece of seat s could capture on sq in
+// one ordinary move, whatever the dice.
+func (p *Position) attacked(sq Square, s Seat) bool {
+	pr := p.preset
+	target := sq.bit()
+	for _, e := range pr.seats {
+		if e == s {
+			continue
+		}
+		for ks := pr.used; ks != 0; ks &= ks - 1 {
+			k := lowestKind(ks)
+			if pr.Pieces[k].CannotTake.Has(p.board[sq].Kind()) {
+				continue
+			}
+			for pieces := p.bySeat[e] & p.byKind[k]; pieces != 0; pieces &= pieces - 1 {
+				if p.moveTargets(e, k, lowest(pieces), target)&target != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // lowestKind returns the smallest kind in a non-empty set.
 func lowestKind(ks KindSet) Kind { return Kind(bits.TrailingZeros16(uint16(ks))) }
+
+func popcount16(x uint16) int { return bits.OnesCount16(x) }
 
 // IsLegal reports whether a is a legal action of the seat to act.
 func (p *Position) IsLegal(a Action) bool {

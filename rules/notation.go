@@ -36,13 +36,15 @@ func (e *PositionError) Error() string {
 
 func parsePosition(pr *Preset, s string) (*Position, error) {
 	fields := strings.Split(s, " ")
-	if len(fields) != 5 {
-		if len(fields) == 6 {
-			return nil, &PositionError{"extra", fields[5], fmt.Sprintf("preset %s keeps no extra state", pr.Name)}
-		}
-		return nil, &PositionError{"position", s, fmt.Sprintf("want 5 fields separated by single spaces (board seat dice scores clock), got %d", len(fields))}
+	if len(fields) != 5 && len(fields) != 6 {
+		return nil, &PositionError{"position", s, fmt.Sprintf("want 5 or 6 fields separated by single spaces (board seat dice scores clock [extra]), got %d", len(fields))}
 	}
 	p := &Position{preset: pr}
+	if len(fields) == 6 {
+		if err := p.parseExtra(fields[5]); err != nil {
+			return nil, err
+		}
+	}
 	if err := p.parseBoard(fields[0]); err != nil {
 		return nil, err
 	}
@@ -89,7 +91,7 @@ func parsePosition(pr *Preset, s string) (*Position, error) {
 	if p.done && p.rolled {
 		return nil, &PositionError{"dice", fields[2], "the game is over, so no roll can be pending"}
 	}
-	if !p.done && !p.HasKing(p.seat) {
+	if !p.done && !pr.Kingless && !p.HasKing(p.seat) {
 		return nil, &PositionError{"seat", fields[1], "that seat has no king, so its turn is skipped: it cannot be the seat to act"}
 	}
 	p.hash = p.computeHash()
@@ -223,6 +225,10 @@ func (p *Position) String() string {
 	}
 	b.WriteByte(' ')
 	b.WriteString(strconv.Itoa(int(p.clock)))
+	if extra := p.formatExtra(); extra != "" {
+		b.WriteByte(' ')
+		b.WriteString(extra)
+	}
 	return b.String()
 }
 
@@ -232,6 +238,11 @@ func (p *Position) computeHash() uint64 {
 	for sq, pc := range p.board {
 		if pc != NoPiece {
 			h ^= pieceKeys[pc][sq]
+		}
+	}
+	for s := range Seat(NumSeats) {
+		if p.leaps&(1<<s) != 0 {
+			h ^= leapKeys[s]
 		}
 	}
 	return h ^ seatKeys[p.seat] ^ rollKey(p.rolled, p.roll)

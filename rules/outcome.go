@@ -8,17 +8,7 @@ type Chance struct {
 
 // Chances returns every distinct roll of the preset's dice with its
 // probability, or nil for a diceless preset. The probabilities sum to 1.
-func (pr *Preset) Chances() []Chance {
-	if pr.Die == nil {
-		return nil
-	}
-	out := make([]Chance, 0, len(pr.outcomes))
-	p := 1 / float64(len(pr.outcomes))
-	for _, r := range pr.outcomes {
-		out = append(out, Chance{Roll: r, P: p})
-	}
-	return out
-}
+func (pr *Preset) Chances() []Chance { return pr.chances }
 
 // Decider returns the seat that chooses the next action: the seat to act,
 // unless another seat decides for it (in presets with command or decisions
@@ -26,15 +16,28 @@ func (pr *Preset) Chances() []Chance {
 // against the decider.
 func (p *Position) Decider() Seat { return p.seat }
 
-// Ranks returns each playing seat's rank by score, 1 for the highest; equal
-// scores share a rank (1, 1, 3, 4). Seats that do not play rank 0.
+// Ranks returns each playing seat's rank, 1 for the best; seats that do not
+// play rank 0. In points presets the rank is by score, equal scores sharing
+// a rank (1, 1, 3, 4); a game drawn by a turn limit ranks everyone 1. In king
+// presets the side that still has a king when the game ends ranks 1 and the
+// other 2; while the game goes on, or after a draw, everyone ranks 1.
 func (p *Position) Ranks() [NumSeats]int {
+	pr := p.preset
 	var ranks [NumSeats]int
-	for _, s := range p.preset.seats {
+	end := p.EndReason()
+	for _, s := range pr.seats {
 		ranks[s] = 1
-		for _, o := range p.preset.seats {
-			if p.scores[o] > p.scores[s] {
-				ranks[s]++
+		switch {
+		case pr.Goal == KingsGoal:
+			if end == KingsTaken && !p.HasKing(s) {
+				ranks[s] = 2
+			}
+		case end == ClockOut && pr.TurnClock:
+		default:
+			for _, o := range pr.seats {
+				if p.scores[o] > p.scores[s] {
+					ranks[s]++
+				}
 			}
 		}
 	}

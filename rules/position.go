@@ -20,6 +20,7 @@ type state struct {
 	rolled bool
 	roll   Roll
 	done   bool
+	leaps  uint8 // seats whose king has made its knight's leap (bit per seat)
 	hash   uint64
 }
 

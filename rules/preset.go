@@ -22,16 +22,42 @@ type Die struct {
 	Words [8]string  // how the rules text names each face's meaning
 }
 
-// Promotion is a preset's promotion rule.
+// PromotionRule says how the kind a pawn promotes to is found.
+type PromotionRule uint8
+
+// The promotion rules.
+const (
+	NoPromotion        PromotionRule = iota
+	PromoteBySquare                  // the square of the last line names the kind (Promotion.BySquare)
+	PromoteByStartFile               // the kind that started on the same file (two-player chaturanga)
+	PromoteByChoice                  // the player chooses among Promotion.Choices (`=H`)
+)
+
+// Promotion is a preset's promotion rule: a pawn reaching its last line.
 type Promotion struct {
+	Rule PromotionRule
 	// BySquare names the kind a pawn becomes on each square of its last line,
 	// counted from the line's left-hand corner as its owner sees it.
 	BySquare [8]Kind
-	// OnlyIfLacking: promotion happens only to a kind the army has no piece of;
-	// otherwise the pawn waits on the last line and promotes at the start of a
-	// later turn of its owner, as soon as the kind is lacking.
+	// Choices are the kinds a player may choose with PromoteByChoice.
+	Choices KindSet
+	// OnlyIfLacking: promotion happens only to a kind the army has fewer
+	// pieces of than it started with (none, for the Chaturaji armies).
 	OnlyIfLacking bool
+	// Wait: a pawn that cannot promote waits on the last line and promotes
+	// at the start of a later turn of its owner, as soon as it can
+	// (otherwise it stays a pawn).
+	Wait bool
 }
+
+// Goal is what a preset's players play for.
+type Goal uint8
+
+// The goals.
+const (
+	PointsGoal Goal = iota // the higher score ranks higher
+	KingsGoal              // take the enemy kings; scores stay 0
+)
 
 // Preset is a ruleset: a value that the one engine interprets.
 type Preset struct {
@@ -44,12 +70,29 @@ type Preset struct {
 	Die    *Die // nil: diceless
 	Dice   int  // dice rolled a turn
 
+	Goal       Goal
 	Triumph    bool      // boat triumph (vrihannauka)
 	Retire     bool      // a lone king may retire
 	Promotion  Promotion // promotion on the last line
 	Raise      int       // score raised to this for holding the last king; 0: none
 	PeaceEnds  bool      // only kings on the board ends the game
-	ClockLimit int       // turns without capture or pawn move that end the game
+	ClockLimit int       // turns without capture or pawn move that end the game (a draw in king presets)
+
+	// Kingless: an army without a king keeps moving (Ludii's encoding);
+	// otherwise it is frozen and its turns are skipped.
+	Kingless bool
+	// PassAlways: pass is legal even when a move is (two-dice turns).
+	PassAlways bool
+	// TurnClock: the clock counts every turn, captures or not (Ludii's
+	// turn limit); the game ends, drawn, when it reaches ClockLimit.
+	TurnClock bool
+	// LastArmy: the game ends when only one army has pieces (Ludii).
+	LastArmy bool
+	// KingLeap: once per seat per game a king that no enemy piece attacks
+	// may leap like a knight (two-player chaturanga).
+	KingLeap bool
+	// Options lists the house rules the preset accepts.
+	Options []Option
 
 	// Derived tables, filled by prepare.
 	seats      []Seat // the seats that play, in seat order (scores are listed so)
@@ -59,62 +102,26 @@ type Preset struct {
 	letterKind [128]Kind
 	faceKinds  [8]KindSet
 	outcomes   []Roll
-	used       KindSet                         // the kinds the preset has
+	used       KindSet       // the kinds the preset has
+	startCount [NumKinds]int // pieces of each kind an army starts with
+	chances    []Chance
 	steps      [NumKinds][NumSeats][64]stepSet // non-sliding targets
 	start      *Position
 }
 
-// LongDie is the four-faced long die of [000]: 2 boat, 3 horse, 4 elephant,
-// 5 king or pawn.
-var LongDie = &Die{
-	Name:  "long",
-	Faces: []int{2, 3, 4, 5},
-	Kinds: [8]KindSet{2: kinds(Boat), 3: kinds(Horse), 4: kinds(Elephant), 5: kinds(King, Pawn)},
-	Words: [8]string{2: "boat", 3: "horse", 4: "elephant", 5: "king or pawn"},
-}
-
-// chaturajiPieces are the pieces of the Chaturaji family, with [000]'s points.
-var chaturajiPieces = [NumKinds]PieceRule{
-	Pawn:     {Letter: 'P', Name: "pawn", Points: 1, Moves: PawnPush | PawnTakeDiag},
-	Boat:     {Letter: 'B', Name: "boat", Points: 2, Moves: LeapAlfil, CannotTake: kinds(Boat)},
-	Horse:    {Letter: 'H', Name: "horse", Points: 3, Moves: LeapKnight},
-	Elephant: {Letter: 'E', Name: "elephant", Points: 4, Moves: SlideOrth},
-	King:     {Letter: 'K', Name: "king", Points: 5, Moves: StepAny},
-}
-
-// Chaturaji is the default preset: four players each for himself, one long
-// die, points, boat triumph, promotion by square with waiting pawns.
-var Chaturaji = &Preset{
-	Name:       "chaturaji",
-	Title:      "four players, each for himself; one long die; points",
-	Source:     "[000] rules, [001] scoring bonus",
-	Order:      []Seat{South, West, North, East},
-	Start:      "yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbPbPbP2rPrH/bBbHbEbK2rPrB b - 0,0,0,0 0",
-	Pieces:     chaturajiPieces,
-	Die:        LongDie,
-	Dice:       1,
-	Triumph:    true,
-	Retire:     true,
-	Promotion:  Promotion{BySquare: [8]Kind{Boat, Horse, Elephant, King, King, Elephant, Horse, Boat}, OnlyIfLacking: true},
-	Raise:      54,
-	PeaceEnds:  true,
-	ClockLimit: 200,
-}
-
 var presets = map[string]*Preset{}
-
-func init() {
-	register(Chaturaji)
-}
 
 // register prepares a preset and makes it known by name.
 func register(pr *Preset) {
-	pr.prepare()
+	if err := pr.prepare(); err != nil {
+		panic(err)
+	}
 	presets[pr.Name] = pr
 }
 
 // prepare fills the derived tables and parses the start position.
-func (pr *Preset) prepare() {
+func (pr *Preset) prepare() error {
+	pr.seats = pr.seats[:0]
 	for s := range Seat(NumSeats) {
 		if pr.plays(s) {
 			pr.seats = append(pr.seats, s)
@@ -123,6 +130,8 @@ func (pr *Preset) prepare() {
 	for i, s := range pr.Order {
 		pr.turnIndex[s] = i
 	}
+	pr.used = 0
+	pr.letterKind = [128]Kind{}
 	for k, rule := range pr.Pieces {
 		if rule.Letter == 0 {
 			continue
@@ -135,29 +144,73 @@ func (pr *Preset) prepare() {
 			}
 		}
 	}
+	pr.faceKinds = [8]KindSet{}
 	if pr.Die != nil {
 		pr.faceKinds = pr.Die.Kinds
 	}
-	for _, s := range pr.Order {
-		for i, sq := range lastLine(s) {
-			pr.lastLines[s] |= sq.bit()
-			pr.promoteTo[s][sq] = pr.Promotion.BySquare[i]
-		}
-	}
-	pr.outcomes = pr.Outcomes()
+	pr.outcomes, pr.chances = outcomes(pr.Die, pr.Dice)
 	start, err := parsePosition(pr, pr.Start)
 	if err != nil {
-		panic(fmt.Sprintf("rules: preset %s: bad start position: %v", pr.Name, err))
+		return fmt.Errorf("rules: preset %s: bad start position: %v", pr.Name, err)
+	}
+	pr.startCount = [NumKinds]int{}
+	for k := range Kind(numKinds) {
+		pr.startCount[k] = popcount(start.Pieces(pr.Order[0], k))
+	}
+	for _, s := range pr.Order {
+		pr.lastLines[s] = 0
+		for i, sq := range lastLine(s) {
+			pr.lastLines[s] |= sq.bit()
+			switch pr.Promotion.Rule {
+			case PromoteBySquare:
+				pr.promoteTo[s][sq] = pr.Promotion.BySquare[i]
+			case PromoteByStartFile:
+				pr.promoteTo[s][sq] = start.startingKindOnFile(s, sq.File())
+			}
+		}
 	}
 	pr.start = start
+	return nil
 }
 
-// Lookup returns the preset with the given name.
-func Lookup(name string) (*Preset, error) {
-	if pr, ok := presets[name]; ok {
-		return pr, nil
+// startingKindOnFile returns the kind of seat s's piece other than a pawn on
+// file f, NoKind if there is none.
+func (p *Position) startingKindOnFile(s Seat, f int) Kind {
+	for r := range 8 {
+		if pc := p.board[SquareAt(f, r)]; pc != NoPiece && pc.Seat() == s && pc.Kind() != Pawn {
+			return pc.Kind()
+		}
 	}
-	return nil, fmt.Errorf("rules: unknown preset %q (known: %v)", name, Names())
+	return NoKind
+}
+
+// outcomes returns every distinct roll of n dice of kind d, as multisets,
+// with their probabilities.
+func outcomes(d *Die, n int) ([]Roll, []Chance) {
+	if d == nil || n == 0 {
+		return nil, nil
+	}
+	k := float64(len(d.Faces))
+	var rolls []Roll
+	var chances []Chance
+	for i, f := range d.Faces {
+		if n == 1 {
+			r := Roll{n: 1, faces: [2]uint8{uint8(f)}}
+			rolls = append(rolls, r)
+			chances = append(chances, Chance{r, 1 / k})
+			continue
+		}
+		for _, g := range d.Faces[i:] {
+			r := Roll{n: 2, faces: [2]uint8{uint8(f), uint8(g)}}
+			p := 2 / (k * k)
+			if f == g {
+				p = 1 / (k * k)
+			}
+			rolls = append(rolls, r)
+			chances = append(chances, Chance{r, p})
+		}
+	}
+	return rolls, chances
 }
 
 // Names returns the names of every preset, sorted.
@@ -196,15 +249,6 @@ func (pr *Preset) Seats() []Seat { return pr.seats }
 // NumSeats returns how many seats play.
 func (pr *Preset) NumSeats() int { return len(pr.Order) }
 
-// Outcomes returns every distinct roll of the preset's dice, or nil for a
-// diceless preset. With one die each outcome is equally likely.
-func (pr *Preset) Outcomes() []Roll {
-	if pr.Die == nil {
-		return nil
-	}
-	var out []Roll
-	for _, f := range pr.Die.Faces {
-		out = append(out, Roll{n: 1, faces: [2]uint8{uint8(f)}})
-	}
-	return out
-}
+// Outcomes returns every distinct roll of the preset's dice (two dice as
+// unordered pairs), or nil for a diceless preset.
+func (pr *Preset) Outcomes() []Roll { return pr.outcomes }

@@ -63,3 +63,13 @@ func (r Roll) String() string {
 	}
 	return s
 }
+
+// without returns the roll less its i-th face.
+func (r Roll) without(i int) Roll {
+	if i == 0 {
+		r.faces[0] = r.faces[1]
+	}
+	r.faces[1] = 0
+	r.n--
+	return r
+}

@@ -8,6 +8,7 @@ var (
 	seatKeys  [NumSeats]uint64
 	faceKeys  [2][8]uint64
 	rolledKey uint64
+	leapKeys  [NumSeats]uint64
 )
 
 func init() {
@@ -33,6 +34,9 @@ func init() {
 		}
 	}
 	rolledKey = next()
+	for s := range leapKeys {
+		leapKeys[s] = next()
+	}
 }
 
 // rollKey is the hash contribution of a seat's dice state.

@@ -1,0 +1,139 @@
+package rules
+
+// LongDie is the four-faced long die of [000]: 2 boat, 3 horse, 4 elephant,
+// 5 king or pawn.
+var LongDie = &Die{
+	Name:  "long",
+	Faces: []int{2, 3, 4, 5},
+	Kinds: [8]KindSet{2: kinds(Boat), 3: kinds(Horse), 4: kinds(Elephant), 5: kinds(King, Pawn)},
+	Words: [8]string{2: "boat", 3: "horse", 4: "elephant", 5: "king or pawn"},
+}
+
+// CubeDie is the six-faced die of [001]: 1 and 5 king or pawn, 2 boat,
+// 3 horse, 4 and 6 elephant.
+var CubeDie = &Die{
+	Name:  "cube",
+	Faces: []int{1, 2, 3, 4, 5, 6},
+	Kinds: [8]KindSet{1: kinds(King, Pawn), 2: kinds(Boat), 3: kinds(Horse), 4: kinds(Elephant), 5: kinds(King, Pawn), 6: kinds(Elephant)},
+	Words: [8]string{1: "king or pawn", 2: "boat", 3: "horse", 4: "elephant", 5: "king or pawn", 6: "elephant"},
+}
+
+// CubeBlankDie is the six-faced die of [004]: 1 and 6 name no piece (the die
+// is lost), 2..5 as the long die.
+var CubeBlankDie = &Die{
+	Name:  "cube-blank",
+	Faces: []int{1, 2, 3, 4, 5, 6},
+	Kinds: [8]KindSet{2: kinds(Boat), 3: kinds(Horse), 4: kinds(Elephant), 5: kinds(King, Pawn)},
+	Words: [8]string{1: "nothing (the die is lost)", 2: "boat", 3: "horse", 4: "elephant", 5: "king or pawn", 6: "nothing (the die is lost)"},
+}
+
+// dice are the dice house rules may name.
+var dice = map[string]*Die{"long": LongDie, "cube": CubeDie, "cube-blank": CubeBlankDie}
+
+// chaturajiPieces are the pieces of the Chaturaji family, with [000]'s points.
+var chaturajiPieces = [NumKinds]PieceRule{
+	Pawn:     {Letter: 'P', Name: "pawn", Points: 1, Moves: PawnPush | PawnTakeDiag},
+	Boat:     {Letter: 'B', Name: "boat", Points: 2, Moves: LeapAlfil, CannotTake: kinds(Boat)},
+	Horse:    {Letter: 'H', Name: "horse", Points: 3, Moves: LeapKnight},
+	Elephant: {Letter: 'E', Name: "elephant", Points: 4, Moves: SlideOrth},
+	King:     {Letter: 'K', Name: "king", Points: 5, Moves: StepAny},
+}
+
+// chaturajiStart is Murray's setup: each army in the left-hand corner of its
+// seat.
+const chaturajiStart = "yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbPbPbP2rPrH/bBbHbEbK2rPrB b - 0,0,0,0 0"
+
+// Chaturaji is the default preset: four players each for himself, one long
+// die, points, boat triumph, promotion by square with waiting pawns.
+var Chaturaji = &Preset{
+	Name:    "chaturaji",
+	Title:   "four players, each for himself; one long die; points",
+	Source:  "[000] rules, [001] scoring bonus",
+	Order:   []Seat{South, West, North, East},
+	Start:   chaturajiStart,
+	Pieces:  chaturajiPieces,
+	Die:     LongDie,
+	Dice:    1,
+	Goal:    PointsGoal,
+	Triumph: true,
+	Retire:  true,
+	Promotion: Promotion{
+		Rule:          PromoteBySquare,
+		BySquare:      [8]Kind{Boat, Horse, Elephant, King, King, Elephant, Horse, Boat},
+		OnlyIfLacking: true,
+		Wait:          true,
+	},
+	Raise:      54,
+	PeaceEnds:  true,
+	ClockLimit: 200,
+	Options:    chaturajiOptions,
+}
+
+// ChaturajiRanks is [000]'s alternative: pawns and boats ("weak") never
+// capture horses, elephants or kings ("strong").
+var ChaturajiRanks = derive(Chaturaji, "chaturaji-ranks", "as chaturaji; pawns and boats never capture horses, elephants or kings", "[000] alternative rule", withRanks)
+
+// Chaturaji2Dice is [001]'s game: two cube dice a turn.
+var Chaturaji2Dice = derive(Chaturaji, "chaturaji-2dice", "as chaturaji with two cube dice a turn", "[001], [000] alternative", func(pr *Preset) { withDice(pr, CubeDie, 2) })
+
+// Ludii plays exactly what Ludii's Chaturaji.lud encodes, so that results
+// can be compared with Ludii's.
+var Ludii = derive(Chaturaji, "ludii", "compatibility with Ludii's Chaturaji.lud: turns S-E-N-W, promotion by choice, kingless armies move", "Ludii (Ludeme/Ludii, Chaturaji.lud)", func(pr *Preset) {
+	pr.Order = []Seat{South, East, North, West}
+	pr.Pieces[Boat].CannotTake = 0
+	pr.Triumph, pr.Retire, pr.Raise, pr.PeaceEnds = false, false, 0, false
+	pr.Promotion = Promotion{Rule: PromoteByChoice, Choices: kinds(Boat, Horse, Elephant, King), OnlyIfLacking: true}
+	pr.Kingless, pr.LastArmy, pr.TurnClock = true, true, true
+	pr.ClockLimit = 5000
+	pr.Options = nil
+})
+
+// Chaturanga2P is [004]'s two-player chaturanga (variant 3).
+var Chaturanga2P = &Preset{
+	Name:   "chaturanga-2p",
+	Title:  "two players; no dice; take the enemy rajah",
+	Source: "[004] variant 3",
+	Order:  []Seat{South, North},
+	Start:  "gEgHgBgVgKgBgHgE/gPgPgPgPgPgPgPgP/8/8/8/8/bPbPbPbPbPbPbPbP/bEbHbBbVbKbBbHbE b - 0,0 0",
+	Pieces: [NumKinds]PieceRule{
+		Pawn:     {Letter: 'P', Name: "soldier", Moves: PawnPush | PawnTakeDiag | PawnTakeAhead},
+		Boat:     {Letter: 'B', Name: "elephant", Moves: LeapAlfil},
+		Horse:    {Letter: 'H', Name: "cavalier", Moves: LeapKnight},
+		Elephant: {Letter: 'E', Name: "tour", Moves: SlideOrth},
+		King:     {Letter: 'K', Name: "rajah", Moves: StepAny},
+		Vizir:    {Letter: 'V', Name: "vizir", Moves: StepDiagonal},
+	},
+	Goal:       KingsGoal,
+	Promotion:  Promotion{Rule: PromoteByStartFile, OnlyIfLacking: true, Wait: true},
+	ClockLimit: 200,
+	KingLeap:   true,
+}
+
+func init() {
+	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P} {
+		register(pr)
+	}
+}
+
+// derive returns a copy of base, renamed, with change applied.
+func derive(base *Preset, name, title, source string, change func(*Preset)) *Preset {
+	pr := *base
+	pr.Name, pr.Title, pr.Source = name, title, source
+	change(&pr)
+	return &pr
+}
+
+// withRanks makes pawns and boats unable to capture horses, elephants and
+// kings.
+func withRanks(pr *Preset) {
+	strong := kinds(Horse, Elephant, King)
+	pr.Pieces[Pawn].CannotTake |= strong
+	pr.Pieces[Boat].CannotTake |= strong
+}
+
+// withDice sets the dice rolled each turn; two-dice turns make pass always
+// legal (RULES.md 5.0).
+func withDice(pr *Preset, d *Die, n int) {
+	pr.Die, pr.Dice = d, n
+	pr.PassAlways = n > 1
+}
