@@ -19,7 +19,12 @@ var (
 // blocker.
 var rayDirs = [8][2]int{{0, 1}, {1, 0}, {1, 1}, {-1, 1}, {0, -1}, {-1, 0}, {-1, -1}, {1, -1}}
 
-func init() {
+// tablesReady is set by computing the tables in a package variable's
+// initializer, which Go runs before any init function: presets parse their
+// start positions in init and need the tables.
+var tablesReady = initTables()
+
+func initTables() bool {
 	for sq := Square(0); sq < 64; sq++ {
 		f, r := sq.File(), sq.Rank()
 		kingSteps[sq] = offsets(f, r, [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}})
@@ -42,6 +47,7 @@ func init() {
 			}
 		}
 	}
+	return true
 }
 
 // offsets returns the squares at the given (file, rank) offsets from (f, r)

@@ -127,7 +127,9 @@ func (p *Position) triumph(u *Undo, s Seat, sq Square) bool {
 // blocks lists, for each square, the 2x2 blocks of squares that contain it.
 var blocks [64][4]uint64
 
-func init() {
+var blocksReady = initBlocks()
+
+func initBlocks() bool {
 	for sq := Square(0); sq < 64; sq++ {
 		i := 0
 		for df := -1; df <= 0; df++ {
@@ -141,6 +143,7 @@ func init() {
 			}
 		}
 	}
+	return true
 }
 
 // passTurn passes the turn on from the mover: seats are visited in turn order
@@ -175,8 +178,7 @@ func (p *Position) promoteWaiting(u *Undo, s Seat) {
 		sq := lowest(w)
 		k := pr.promoteTo[s][sq]
 		if k != NoKind && p.lacks(s, k) {
-			p.remove(u, sq)
-			p.put(u, sq, MakePiece(s, k))
+			p.replace(u, sq, MakePiece(s, k))
 		}
 	}
 }

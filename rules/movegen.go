@@ -1,6 +1,10 @@
 package rules
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+	"strings"
+)
 
 // Actions appends to buf[:0] every legal action of the seat to act and
 // returns it. It returns no actions for a finished game or one awaiting its
@@ -82,7 +86,7 @@ func (p *Position) allowed() KindSet {
 // piece.
 func (p *Position) mayRetire() bool {
 	own := p.bySeat[p.seat]
-	return p.preset.Retire && own&p.byKind[King] == own && own != 0
+	return p.preset.Retire && own&p.byKind[King] == own && popcount(own) == 1
 }
 
 // capturable returns the squares a piece of kind k owned by seat s may
@@ -236,6 +240,13 @@ func (p *Position) attacked(sq Square, s Seat) bool {
 func lowestKind(ks KindSet) Kind { return Kind(bits.TrailingZeros16(uint16(ks))) }
 
 func popcount16(x uint16) int { return bits.OnesCount16(x) }
+
+// SortActions sorts actions in the byte order of their notation under
+// preset pr, the order in which RULES.md lists them (moves before pass and
+// retire). Actions returns them in an order that is fixed but unspecified.
+func SortActions(pr *Preset, acts []Action) {
+	slices.SortFunc(acts, func(a, b Action) int { return strings.Compare(a.Format(pr), b.Format(pr)) })
+}
 
 // IsLegal reports whether a is a legal action of the seat to act.
 func (p *Position) IsLegal(a Action) bool {

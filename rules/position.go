@@ -90,6 +90,14 @@ func (p *Position) remove(u *Undo, sq Square) Piece {
 	return pc
 }
 
+// replace puts pc on the occupied square sq in place of what stood there,
+// recording the change in u as one entry.
+func (p *Position) replace(u *Undo, sq Square, pc Piece) {
+	u.record(sq, p.board[sq])
+	p.unplace(sq, p.board[sq])
+	p.place(sq, pc)
+}
+
 // place and unplace change the board and its bitboards without journaling.
 func (p *Position) place(sq Square, pc Piece) {
 	b := sq.bit()

@@ -1,9 +1,10 @@
 package rules
 
-// maxChanges bounds the squares one action changes: a move with its capture
-// (3), a triumph (8), the mover's promotion (1) and waiting promotions while
-// the turn passes (16).
-const maxChanges = 32
+// maxChanges bounds the journal entries of one action: a move with its
+// capture (3), a triumph (8) and waiting promotions while the turn passes
+// (at most 4 pawns an army, 4 armies: 16) make 27; the rest is room for
+// presets that place more (drops, exchanges).
+const maxChanges = 48
 
 // Undo records what Make changed, so that Unmake can restore it. Keep one per
 // ply; it holds no pointers and needs no allocation.

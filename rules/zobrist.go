@@ -11,7 +11,12 @@ var (
 	leapKeys  [NumSeats]uint64
 )
 
-func init() {
+// keysReady is set by filling the keys in a package variable's initializer,
+// which Go runs before any init function: presets hash their start positions
+// in init.
+var keysReady = initKeys()
+
+func initKeys() bool {
 	x := uint64(0x9E3779B97F4A7C15)
 	next := func() uint64 { // splitmix64
 		x += 0x9E3779B97F4A7C15
@@ -37,6 +42,7 @@ func init() {
 	for s := range leapKeys {
 		leapKeys[s] = next()
 	}
+	return true
 }
 
 // rollKey is the hash contribution of a seat's dice state.
