@@ -224,13 +224,16 @@ func (p *Position) endReason() End {
 		return LastKing
 	case pr.PeaceEnds && p.occ == kings:
 		return Peace
-	case !p.rolled && int(p.clock) >= pr.ClockLimit:
-		// Checked between turns only: within a two-dice turn the clock
-		// shows what it will be if the turn ends now.
+	case int(p.clock) >= pr.ClockLimit && !p.midTurn():
+		// Not in the middle of a two-dice turn: there the clock shows what
+		// it will be if the turn ends now.
 		return ClockOut
 	}
 	return NotOver
 }
+
+// midTurn reports whether the seat to act has used some of its dice.
+func (p *Position) midTurn() bool { return p.rolled && p.roll.Len() < p.preset.Dice }
 
 // armies returns how many seats have pieces on the board.
 func (p *Position) armies() int {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,7 +26,7 @@ func MustParsePosition(pr *Preset, s string) *Position {
 
 // PositionError is a malformed position string.
 type PositionError struct {
-	Field string // board, seat, dice, scores, clock or extra
+	Field string // position (the whole string), board, seat, dice, scores, clock or extra
 	Text  string // the offending text
 	Why   string
 }
@@ -36,6 +37,9 @@ func (e *PositionError) Error() string {
 
 func parsePosition(pr *Preset, s string) (*Position, error) {
 	fields := strings.Split(s, " ")
+	if slices.Contains(fields, "") {
+		return nil, &PositionError{"position", s, "fields are separated by single spaces, with none before the first or after the last"}
+	}
 	if len(fields) != 5 && len(fields) != 6 {
 		return nil, &PositionError{"position", s, fmt.Sprintf("want 5 or 6 fields separated by single spaces (board seat dice scores clock [extra]), got %d", len(fields))}
 	}
