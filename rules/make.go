@@ -15,10 +15,9 @@ func (p *Position) Make(a Action, u *Undo) {
 	endTurn := true
 	switch a.Type() {
 	case Move:
-		kind := p.board[a.From()].Kind()
 		reset = p.move(u, mover, a)
 		if pr.Dice > 1 {
-			p.useDie(kind)
+			p.useDie(u.changes[0].old.Kind()) // the journal's first entry is the piece that left its square
 			endTurn = p.roll.Len() == 0
 		}
 	case Retire:
@@ -27,6 +26,12 @@ func (p *Position) Make(a Action, u *Undo) {
 	// The clock changes once a turn: reset as soon as an action resets it,
 	// else one more on the turn's first action (RULES.md 5.0).
 	switch {
+	case pr.oneActionTurns: // the common case, decided once
+		if reset {
+			p.clock = 0
+		} else {
+			p.clock++
+		}
 	case pr.TurnClock:
 		if first {
 			p.clock++
@@ -184,7 +189,13 @@ func (p *Position) promoteWaiting(u *Undo, s Seat) {
 }
 
 // isOver reports whether the game has ended.
-func (p *Position) isOver() bool { return p.endReason() != NotOver }
+func (p *Position) isOver() bool {
+	pr, kings := p.preset, p.byKind[King]
+	if pr.kingEnds && kings&(kings-1) != 0 && p.occ != kings && int(p.clock) < pr.ClockLimit {
+		return false // the common case, decided inline: two kings or more, other pieces, time left
+	}
+	return p.endReason() != NotOver
+}
 
 // End says why a game ended.
 type End uint8

@@ -54,17 +54,23 @@ func (p *Position) countEveryRoll() uint64 {
 		k := lowestKind(ks)
 		per[k] = p.countMoves(p.seat, 1<<k)
 	}
+	extra := 0 // pass when always legal, and retire
+	if pr.PassAlways {
+		extra++
+	}
+	if p.mayRetire() {
+		extra++
+	}
 	var total uint64
-	for _, r := range pr.outcomes {
-		var allowed KindSet
-		for i := range r.Len() {
-			allowed |= pr.faceKinds[r.Face(i)]
-		}
+	for _, allowed := range pr.outcomeKinds {
 		n := 0
 		for ks := allowed; ks != 0; ks &= ks - 1 {
 			n += per[lowestKind(ks)]
 		}
-		total += uint64(p.withPassAndRetire(n))
+		if n == 0 && !pr.PassAlways {
+			n = 1 // pass
+		}
+		total += uint64(n + extra)
 	}
 	return total
 }
@@ -121,22 +127,40 @@ func (p *Position) appendMoves(buf []Action, s Seat, ks KindSet) []Action {
 			continue
 		}
 		capt := p.capturable(s, k)
+		if pr.special.Has(k) {
+			buf = p.appendSpecial(buf, s, k, pieces, capt)
+			continue
+		}
 		for ; pieces != 0; pieces &= pieces - 1 {
 			from := lowest(pieces)
-			t := p.moveTargets(s, k, from, capt)
-			if k == King && pr.KingLeap {
-				t |= p.leapTargets(s, from, capt)
-			}
-			if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
-				promo := t & pr.lastLines[s]
-				t &^= promo
-				for ; promo != 0; promo &= promo - 1 {
-					buf = p.appendChoices(buf, s, from, lowest(promo))
-				}
-			}
-			for ; t != 0; t &= t - 1 {
+			for t := p.moveTargets(s, k, from, capt); t != 0; t &= t - 1 {
 				buf = append(buf, MoveAction(from, lowest(t)))
 			}
+		}
+	}
+	return buf
+}
+
+// appendSpecial appends the moves of seat s's pieces of kind k standing on
+// pieces, for kinds with moves beyond their targets: the king's leap, the
+// pawn's choice of promotion.
+func (p *Position) appendSpecial(buf []Action, s Seat, k Kind, pieces, capt uint64) []Action {
+	pr := p.preset
+	for ; pieces != 0; pieces &= pieces - 1 {
+		from := lowest(pieces)
+		t := p.moveTargets(s, k, from, capt)
+		if k == King && pr.KingLeap {
+			t |= p.leapTargets(s, from, capt)
+		}
+		if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
+			promo := t & pr.lastLines[s]
+			t &^= promo
+			for ; promo != 0; promo &= promo - 1 {
+				buf = p.appendChoices(buf, s, from, lowest(promo))
+			}
+		}
+		for ; t != 0; t &= t - 1 {
+			buf = append(buf, MoveAction(from, lowest(t)))
 		}
 	}
 	return buf
@@ -153,19 +177,35 @@ func (p *Position) countMoves(s Seat, ks KindSet) int {
 			continue
 		}
 		capt := p.capturable(s, k)
-		for ; pieces != 0; pieces &= pieces - 1 {
-			from := lowest(pieces)
-			t := p.moveTargets(s, k, from, capt)
-			if k == King && pr.KingLeap {
-				t |= p.leapTargets(s, from, capt)
-			}
-			if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
-				promo := t & pr.lastLines[s]
-				t &^= promo
-				n += popcount(promo) * max(1, popcount16(uint16(p.lacking(s, pr.Promotion.Choices))))
-			}
-			n += popcount(t)
+		if pr.special.Has(k) {
+			n += p.countSpecial(s, k, pieces, capt)
+			continue
 		}
+		for ; pieces != 0; pieces &= pieces - 1 {
+			n += popcount(p.moveTargets(s, k, lowest(pieces), capt))
+		}
+	}
+	return n
+}
+
+// countSpecial counts the moves of seat s's pieces of kind k standing on
+// pieces, for kinds with moves beyond their targets: the king's leap, the
+// pawn's choice of promotion.
+func (p *Position) countSpecial(s Seat, k Kind, pieces, capt uint64) int {
+	pr := p.preset
+	n := 0
+	for ; pieces != 0; pieces &= pieces - 1 {
+		from := lowest(pieces)
+		t := p.moveTargets(s, k, from, capt)
+		if k == King && pr.KingLeap {
+			t |= p.leapTargets(s, from, capt)
+		}
+		if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
+			promo := t & pr.lastLines[s]
+			t &^= promo
+			n += popcount(promo) * max(1, popcount16(uint16(p.lacking(s, pr.Promotion.Choices))))
+		}
+		n += popcount(t)
 	}
 	return n
 }

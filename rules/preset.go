@@ -95,18 +95,22 @@ type Preset struct {
 	Options []Option
 
 	// Derived tables, filled by prepare.
-	seats      []Seat // the seats that play, in seat order (scores are listed so)
-	turnIndex  [NumSeats]int
-	promoteTo  [NumSeats][64]Kind
-	lastLines  [NumSeats]uint64
-	letterKind [128]Kind
-	faceKinds  [8]KindSet
-	outcomes   []Roll
-	used       KindSet       // the kinds the preset has
-	startCount [NumKinds]int // pieces of each kind an army starts with
-	chances    []Chance
-	steps      [NumKinds][NumSeats][64]stepSet // non-sliding targets
-	start      *Position
+	seats          []Seat // the seats that play, in seat order (scores are listed so)
+	turnIndex      [NumSeats]int
+	promoteTo      [NumSeats][64]Kind
+	lastLines      [NumSeats]uint64
+	letterKind     [128]Kind
+	faceKinds      [8]KindSet
+	outcomes       []Roll
+	used           KindSet       // the kinds the preset has
+	startCount     [NumKinds]int // pieces of each kind an army starts with
+	chances        []Chance
+	outcomeKinds   []KindSet                       // for each outcome, the kinds it allows
+	special        KindSet                         // kinds whose moves need more than their targets
+	oneActionTurns bool                            // one action a turn, the clock counting captures and pawn moves
+	kingEnds       bool                            // the game ends only by the last king, peace or the clock
+	steps          [NumKinds][NumSeats][64]stepSet // non-sliding targets
+	start          *Position
 }
 
 var presets = map[string]*Preset{}
@@ -149,6 +153,23 @@ func (pr *Preset) prepare() error {
 		pr.faceKinds = pr.Die.Kinds
 	}
 	pr.outcomes, pr.chances = outcomes(pr.Die, pr.Dice)
+	pr.outcomeKinds = pr.outcomeKinds[:0]
+	for _, r := range pr.outcomes {
+		var ks KindSet
+		for i := range r.Len() {
+			ks |= pr.faceKinds[r.Face(i)]
+		}
+		pr.outcomeKinds = append(pr.outcomeKinds, ks)
+	}
+	pr.oneActionTurns = pr.Dice <= 1 && !pr.TurnClock
+	pr.kingEnds = pr.Goal == PointsGoal && !pr.Kingless && !pr.LastArmy && !pr.TurnClock
+	pr.special = 0
+	if pr.KingLeap {
+		pr.special |= kinds(King)
+	}
+	if pr.Promotion.Rule == PromoteByChoice {
+		pr.special |= kinds(Pawn)
+	}
 	start, err := parsePosition(pr, pr.Start)
 	if err != nil {
 		return fmt.Errorf("rules: preset %s: bad start position: %v", pr.Name, err)
