@@ -38,7 +38,7 @@ func runRules(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		describe(e.stdout, pr)
+		fmt.Fprint(e.stdout, pr.Explain())
 		return nil
 	}
 	return usageError("want at most one preset NAME")
