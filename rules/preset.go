@@ -186,7 +186,10 @@ func (pr *Preset) prepare() error {
 			case PromoteBySquare:
 				pr.promoteTo[s][sq] = pr.Promotion.BySquare[i]
 			case PromoteByStartFile:
-				pr.promoteTo[s][sq] = start.startingKindOnFile(s, sq.File())
+				// Never to a king: a soldier on the rajah's file waits for good.
+				if k := start.startingKindOnFile(s, sq.File()); k != King {
+					pr.promoteTo[s][sq] = k
+				}
 			}
 		}
 	}

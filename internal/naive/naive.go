@@ -1,20 +1,23 @@
-// Package naive is a deliberately simple reference implementation of the
-// default "chaturaji" ruleset (RULES.md sections 1-4 and 6). It exists only to
-// cross-check the fast engine in tests: it favours plain, obviously correct
-// code over speed (a [64] array of squares, explicit direction walks, no
-// bitboards, no precomputed tables).
+// Package naive is a deliberately simple reference implementation of
+// Chaturaji rules, written from RULES.md only. It exists to cross-check the
+// fast engine in tests: it favours plain, obviously correct code over speed
+// (a [64] array of squares, explicit direction walks, no bitboards, no
+// precomputed tables).
+//
+// It knows five presets (see presets.go): the default "chaturaji" (RULES.md
+// sections 1-4 and 6), "chaturaji-ranks", "chaturaji-2dice", "ludii" and
+// "chaturanga-2p". Parse, Start and the Position fields Board, Seat, Die,
+// Scores and Clock keep their meaning for the default preset.
 package naive
 
 import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 )
 
-// Seats in turn order (clockwise): South, West, North, East. The same order is
-// used in the scores field.
+// Seats, by their place at the table. The scores field lists them in this
+// order (two-player games: South, North); the turn order is the preset's.
 const (
 	South = 0
 	West  = 1
@@ -26,6 +29,7 @@ const (
 const seatLetters = "bygr"
 
 // Piece kinds, by their notation letters. Empty marks an empty square.
+// Vizir exists only in chaturanga-2p.
 const (
 	Empty    byte = 0
 	King     byte = 'K'
@@ -33,6 +37,7 @@ const (
 	Horse    byte = 'H'
 	Boat     byte = 'B'
 	Pawn     byte = 'P'
+	Vizir    byte = 'V'
 )
 
 // Piece is the content of one square: the owner's seat and the kind.
@@ -42,13 +47,21 @@ type Piece struct {
 	Kind byte
 }
 
-// Position is one position of the default preset.
+// Position is one position of a preset.
 type Position struct {
 	Board  [64]Piece // a1=0, b1=1, ..., h1=7, a2=8, ..., h8=63
 	Seat   int       // the seat to act (South..East)
-	Die    int       // 0 while awaiting the roll, else the rolled face 2..5
-	Scores [4]int    // in seat order South, West, North, East
-	Clock  int       // turns since the last capture or pawn move
+	Die    int       // one-die presets: 0 while awaiting the roll, else the rolled face 2..5
+	Scores [4]int    // indexed by seat (South, West, North, East)
+	Clock  int       // turns since the last capture or pawn move (ludii: turns since the start)
+
+	// Rules is the preset's name; "" is the default "chaturaji".
+	Rules string
+	// Dice holds chaturaji-2dice's unused faces (1..6), ascending, zeros
+	// last; both zero while awaiting the roll.
+	Dice [2]int
+	// Leaps marks the seats that have used their rajah leap (chaturanga-2p).
+	Leaps [4]bool
 }
 
 // square returns the index of (file, rank), both 0..7.
@@ -76,197 +89,80 @@ func points(kind byte) int {
 	case Pawn:
 		return 1
 	}
-	panic("naive: points of an empty square")
+	panic("naive: points of " + string(kind))
 }
 
 // Start returns the default start position, awaiting South's roll.
-func Start() *Position {
-	p, err := Parse("yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbPbPbP2rPrH/bBbHbEbK2rPrB b - 0,0,0,0 0")
-	if err != nil {
-		panic(err)
-	}
-	return p
-}
-
-// ---------------------------------------------------------------------------
-// Notation
-
-// Parse reads a position string "<board> <seat> <dice> <scores> <clock>".
-// It is strict: exactly five fields separated by single spaces; eight ranks
-// of eight squares each (empty runs may be non-canonical, like "44", but each
-// digit must be 1..8); seat one of b, y, g, r; dice "-" or one face 2..5;
-// four scores joined by ","; scores and clock are non-negative decimal
-// integers without sign or leading zeros. It does not check that the position
-// is reachable.
-func Parse(s string) (*Position, error) {
-	fields := strings.Split(s, " ")
-	if len(fields) != 5 {
-		return nil, fmt.Errorf("naive: want 5 space-separated fields, got %d in %q", len(fields), s)
-	}
-	p := &Position{}
-	if err := parseBoard(fields[0], p); err != nil {
-		return nil, err
-	}
-	if len(fields[1]) != 1 || strings.IndexByte(seatLetters, fields[1][0]) < 0 {
-		return nil, fmt.Errorf("naive: bad seat %q", fields[1])
-	}
-	p.Seat = strings.IndexByte(seatLetters, fields[1][0])
-	switch d := fields[2]; {
-	case d == "-":
-		p.Die = 0
-	case len(d) == 1 && d[0] >= '2' && d[0] <= '5':
-		p.Die = int(d[0] - '0')
-	default:
-		return nil, fmt.Errorf("naive: bad dice %q", d)
-	}
-	scores := strings.Split(fields[3], ",")
-	if len(scores) != 4 {
-		return nil, fmt.Errorf("naive: want 4 scores, got %q", fields[3])
-	}
-	for i, sc := range scores {
-		v, err := parseCount(sc)
-		if err != nil {
-			return nil, fmt.Errorf("naive: bad score %q: %v", sc, err)
-		}
-		p.Scores[i] = v
-	}
-	clock, err := parseCount(fields[4])
-	if err != nil {
-		return nil, fmt.Errorf("naive: bad clock %q: %v", fields[4], err)
-	}
-	p.Clock = clock
-	return p, nil
-}
-
-// parseCount parses a non-negative decimal integer in canonical form.
-func parseCount(s string) (int, error) {
-	if s == "" {
-		return 0, errors.New("empty")
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, errors.New("not a decimal digit")
-		}
-	}
-	if len(s) > 1 && s[0] == '0' {
-		return 0, errors.New("leading zero")
-	}
-	return strconv.Atoi(s)
-}
-
-// parseBoard fills p.Board from the board field (ranks 8 down to 1).
-func parseBoard(b string, p *Position) error {
-	ranks := strings.Split(b, "/")
-	if len(ranks) != 8 {
-		return fmt.Errorf("naive: want 8 ranks, got %d in %q", len(ranks), b)
-	}
-	for i, r := range ranks {
-		rank := 7 - i
-		file := 0
-		for j := 0; j < len(r); {
-			c := r[j]
-			switch {
-			case c >= '1' && c <= '8':
-				file += int(c - '0')
-				j++
-			case strings.IndexByte(seatLetters, c) >= 0:
-				if j+1 >= len(r) || strings.IndexByte("KEHBP", r[j+1]) < 0 {
-					return fmt.Errorf("naive: bad piece in rank %q", r)
-				}
-				if file >= 8 {
-					return fmt.Errorf("naive: rank %q is longer than 8 squares", r)
-				}
-				p.Board[square(file, rank)] = Piece{Seat: strings.IndexByte(seatLetters, c), Kind: r[j+1]}
-				file++
-				j += 2
-			default:
-				return fmt.Errorf("naive: bad character %q in rank %q", c, r)
-			}
-			if file > 8 {
-				return fmt.Errorf("naive: rank %q is longer than 8 squares", r)
-			}
-		}
-		if file != 8 {
-			return fmt.Errorf("naive: rank %q has %d squares, want 8", r, file)
-		}
-	}
-	return nil
-}
-
-// String prints the position in canonical notation.
-func (p *Position) String() string {
-	var sb strings.Builder
-	for rank := 7; rank >= 0; rank-- {
-		if rank != 7 {
-			sb.WriteByte('/')
-		}
-		run := 0
-		for file := 0; file < 8; file++ {
-			pc := p.Board[square(file, rank)]
-			if pc.Kind == Empty {
-				run++
-				continue
-			}
-			if run > 0 {
-				sb.WriteByte(byte('0' + run))
-				run = 0
-			}
-			sb.WriteByte(seatLetters[pc.Seat])
-			sb.WriteByte(pc.Kind)
-		}
-		if run > 0 {
-			sb.WriteByte(byte('0' + run))
-		}
-	}
-	sb.WriteByte(' ')
-	sb.WriteByte(seatLetters[p.Seat])
-	sb.WriteByte(' ')
-	if p.Die == 0 {
-		sb.WriteByte('-')
-	} else {
-		sb.WriteString(strconv.Itoa(p.Die))
-	}
-	sb.WriteByte(' ')
-	for i, sc := range p.Scores {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteString(strconv.Itoa(sc))
-	}
-	sb.WriteByte(' ')
-	sb.WriteString(strconv.Itoa(p.Clock))
-	return sb.String()
-}
+func Start() *Position { return StartOf(Chaturaji) }
 
 // ---------------------------------------------------------------------------
 // Queries
 
-// copyPos returns an independent copy (Position holds only arrays and ints).
+// copyPos returns an independent copy (Position holds only arrays, ints and
+// a string).
 func (p *Position) copyPos() *Position {
 	q := *p
 	return &q
 }
 
-// AwaitingRoll reports whether the seat to act has not rolled yet.
-func (p *Position) AwaitingRoll() bool { return p.Die == 0 }
-
-// WithRoll returns a copy of p with the die set to face (2..5). It panics on
-// any other face. It does not promote anything: a position awaiting its roll
-// has already had its seat's promotions.
-func (p *Position) WithRoll(face int) *Position {
-	if face < 2 || face > 5 {
-		panic(fmt.Sprintf("naive: WithRoll(%d): face must be 2..5", face))
+// AwaitingRoll reports whether the seat to act has not rolled yet. It is
+// always false in a diceless preset.
+func (p *Position) AwaitingRoll() bool {
+	switch p.preset().dice {
+	case longDie:
+		return p.Die == 0
+	case twoCubes:
+		return p.Dice[0] == 0
 	}
+	return false
+}
+
+// WithRoll returns a copy of p with the roll set: one face 2..5 for the
+// one-die presets, two faces 1..6 (in any order) for chaturaji-2dice. It
+// panics on anything else, and in a diceless preset. It does not promote
+// anything: a position awaiting its roll has already had its seat's
+// promotions.
+func (p *Position) WithRoll(faces ...int) *Position {
 	q := p.copyPos()
-	q.Die = face
+	switch p.preset().dice {
+	case longDie:
+		if len(faces) != 1 || faces[0] < 2 || faces[0] > 5 {
+			panic(fmt.Sprintf("naive: WithRoll(%v): want one face 2..5", faces))
+		}
+		q.Die = faces[0]
+	case twoCubes:
+		if len(faces) != 2 || faces[0] < 1 || faces[0] > 6 || faces[1] < 1 || faces[1] > 6 {
+			panic(fmt.Sprintf("naive: WithRoll(%v): want two faces 1..6", faces))
+		}
+		q.Dice = [2]int{min(faces[0], faces[1]), max(faces[0], faces[1])}
+	default:
+		panic("naive: WithRoll in a diceless preset")
+	}
 	return q
 }
 
+// WithRollString is WithRoll with the roll written as in the dice field
+// ("5", "15").
+func (p *Position) WithRollString(roll string) *Position {
+	var faces []int
+	for i := 0; i < len(roll); i++ {
+		if roll[i] < '0' || roll[i] > '9' {
+			panic(fmt.Sprintf("naive: WithRollString(%q): not a roll", roll))
+		}
+		faces = append(faces, int(roll[i]-'0'))
+	}
+	return p.WithRoll(faces...)
+}
+
 // countKings returns how many kings stand on the board.
-func (p *Position) countKings() int {
+func (p *Position) countKings() int { return p.countKind(-1, King) }
+
+// countKind returns how many pieces of kind seat has on the board (any
+// seat's when seat is -1).
+func (p *Position) countKind(seat int, kind byte) int {
 	n := 0
 	for _, pc := range p.Board {
-		if pc.Kind == King {
+		if pc.Kind == kind && (seat < 0 || pc.Seat == seat) {
 			n++
 		}
 	}
@@ -283,21 +179,8 @@ func (p *Position) onlyKings() bool {
 	return true
 }
 
-// Finished reports whether the game is over: at most one king on the board,
-// only kings on the board ("honourable peace"), or a clock of 200 or more.
-func (p *Position) Finished() bool {
-	return p.countKings() <= 1 || p.onlyKings() || p.Clock >= 200
-}
-
 // hasKind reports whether seat has at least one piece of kind on the board.
-func (p *Position) hasKind(seat int, kind byte) bool {
-	for _, pc := range p.Board {
-		if pc.Kind == kind && pc.Seat == seat {
-			return true
-		}
-	}
-	return false
-}
+func (p *Position) hasKind(seat int, kind byte) bool { return p.countKind(seat, kind) > 0 }
 
 // pieceCount returns how many pieces seat has on the board.
 func (p *Position) pieceCount(seat int) int {
@@ -343,9 +226,9 @@ func onLastLine(seat, sq int) bool {
 	}
 }
 
-// promotionKind is the kind named by a square on seat's last line: its
-// position along the line counted from the nearer corner gives boat, horse,
-// elephant, then king for the two middle squares.
+// promotionKind is the kind named by a square on seat's last line in the
+// Chaturaji presets: its position along the line counted from the nearer
+// corner gives boat, horse, elephant, then king for the two middle squares.
 func promotionKind(seat, sq int) byte {
 	file, rank := sq%8, sq/8
 	along := file // South and North last lines are ranks: position = file
@@ -359,17 +242,39 @@ func promotionKind(seat, sq int) byte {
 	return [4]byte{Boat, Horse, Elephant, King}[fromCorner]
 }
 
+// promotion returns the kind a pawn of seat on its last-line square sq
+// becomes now, or Empty if it must wait (or, in chaturanga-2p on the
+// rajah's file, wait for ever). Section 4: the square's kind, if the army
+// has none on the board. chaturanga-2p: the kind that started on the file,
+// if the army has fewer of it than at the start.
+func (p *Position) promotion(seat, sq int) byte {
+	if p.Rules == Chaturanga2P {
+		kind := "EHBVKBHE"[sq%8]
+		if kind != King && p.countKind(seat, kind) < twoPlayerStartCount(kind) {
+			return kind
+		}
+		return Empty
+	}
+	kind := promotionKind(seat, sq)
+	if p.hasKind(seat, kind) {
+		return Empty
+	}
+	return kind
+}
+
 // promoteWaiting promotes seat's waiting pawns whose kind is free, in
 // ascending square index; each promotion takes its kind, so a later pawn
-// waiting for the same kind keeps waiting.
+// waiting for the same kind keeps waiting. ludii has no waiting pawns.
 func (p *Position) promoteWaiting(seat int) {
+	if p.Rules == Ludii {
+		return
+	}
 	for sq := 0; sq < 64; sq++ {
 		pc := p.Board[sq]
 		if pc.Kind != Pawn || pc.Seat != seat || !onLastLine(seat, sq) {
 			continue
 		}
-		kind := promotionKind(seat, sq)
-		if !p.hasKind(seat, kind) {
+		if kind := p.promotion(seat, sq); kind != Empty {
 			p.Board[sq].Kind = kind
 		}
 	}
@@ -383,62 +288,78 @@ type move struct{ from, to int }
 
 func (m move) String() string { return squareName(m.from) + squareName(m.to) }
 
-// canLand reports whether a piece of seat may end a move on sq (given as
-// file, rank): the square must be on the board and empty or hold another
-// seat's piece. Boats additionally may not capture boats (checked by the
-// boat generator).
-func (p *Position) canLand(seat, file, rank int) bool {
+// canTake reports whether piece pc may capture target by an ordinary move:
+// target must be another seat's piece, and the preset may forbid the pair.
+func (p *Position) canTake(pc, target Piece) bool {
+	if target.Kind == Empty || target.Seat == pc.Seat {
+		return false
+	}
+	switch p.Rules {
+	case Ludii, Chaturanga2P:
+		return true // boats (elephants) may take boats
+	case ChaturajiRanks:
+		weak := pc.Kind == Pawn || pc.Kind == Boat
+		strong := target.Kind == Horse || target.Kind == Elephant || target.Kind == King
+		if weak && strong {
+			return false
+		}
+	}
+	// Section 2: a boat never captures a boat by an ordinary move.
+	return !(pc.Kind == Boat && target.Kind == Boat)
+}
+
+// canLand reports whether piece pc may end a move on (file, rank): on the
+// board, and empty or holding a piece pc may take.
+func (p *Position) canLand(pc Piece, file, rank int) bool {
 	if !onBoard(file, rank) {
 		return false
 	}
 	target := p.Board[square(file, rank)]
-	return target.Kind == Empty || target.Seat != seat
+	return target.Kind == Empty || p.canTake(pc, target)
 }
 
-// pieceMoves returns the ordinary moves of the piece on from.
+var (
+	kingSteps   = [8][2]int{{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}}
+	knightSteps = [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
+	rookDirs    = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	alfilSteps  = [4][2]int{{2, 2}, {2, -2}, {-2, 2}, {-2, -2}}
+	ferzSteps   = [4][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+)
+
+// pieceMoves returns the ordinary moves of the piece on from (no rajah
+// leap, no promotion choice).
 func (p *Position) pieceMoves(from int) []move {
 	pc := p.Board[from]
 	file, rank := from%8, from/8
 	var out []move
-	add := func(f, r int) { out = append(out, move{from, square(f, r)}) }
+	leaps := func(steps [][2]int) {
+		for _, d := range steps {
+			if p.canLand(pc, file+d[0], rank+d[1]) {
+				out = append(out, move{from, square(file+d[0], rank+d[1])})
+			}
+		}
+	}
 	switch pc.Kind {
 	case King:
-		for df := -1; df <= 1; df++ {
-			for dr := -1; dr <= 1; dr++ {
-				if (df != 0 || dr != 0) && p.canLand(pc.Seat, file+df, rank+dr) {
-					add(file+df, rank+dr)
-				}
-			}
-		}
+		leaps(kingSteps[:])
 	case Horse:
-		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
-			if p.canLand(pc.Seat, file+d[0], rank+d[1]) {
-				add(file+d[0], rank+d[1])
-			}
-		}
+		leaps(knightSteps[:])
+	case Boat:
+		leaps(alfilSteps[:]) // jumps: the middle square does not matter
+	case Vizir:
+		leaps(ferzSteps[:])
 	case Elephant:
-		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		for _, d := range rookDirs {
 			f, r := file+d[0], rank+d[1]
 			for onBoard(f, r) {
 				target := p.Board[square(f, r)]
-				if target.Kind == Empty {
-					add(f, r)
-				} else {
-					if target.Seat != pc.Seat {
-						add(f, r)
-					}
+				if target.Kind == Empty || p.canTake(pc, target) {
+					out = append(out, move{from, square(f, r)})
+				}
+				if target.Kind != Empty {
 					break // no jumping
 				}
 				f, r = f+d[0], r+d[1]
-			}
-		}
-	case Boat:
-		for _, d := range [4][2]int{{2, 2}, {2, -2}, {-2, 2}, {-2, -2}} {
-			f, r := file+d[0], rank+d[1]
-			// A boat jumps (the middle square does not matter) but never
-			// takes a boat by an ordinary move.
-			if p.canLand(pc.Seat, f, r) && p.Board[square(f, r)].Kind != Boat {
-				add(f, r)
 			}
 		}
 	case Pawn:
@@ -446,50 +367,61 @@ func (p *Position) pieceMoves(from int) []move {
 			return nil // a waiting pawn cannot move
 		}
 		df, dr := pawnForward(pc.Seat)
-		if onBoard(file+df, rank+dr) && p.Board[square(file+df, rank+dr)].Kind == Empty {
-			add(file+df, rank+dr)
+		if onBoard(file+df, rank+dr) {
+			target := p.Board[square(file+df, rank+dr)]
+			// chaturanga-2p's soldier also captures straight forward.
+			if target.Kind == Empty || (p.Rules == Chaturanga2P && p.canTake(pc, target)) {
+				out = append(out, move{from, square(file+df, rank+dr)})
+			}
 		}
 		// Diagonally forward: the forward step plus one sideways step.
 		sf, sr := dr, df // perpendicular to forward
 		for _, side := range [2]int{1, -1} {
 			f, r := file+df+side*sf, rank+dr+side*sr
-			if onBoard(f, r) {
-				target := p.Board[square(f, r)]
-				if target.Kind != Empty && target.Seat != pc.Seat {
-					add(f, r)
-				}
+			if onBoard(f, r) && p.canTake(pc, p.Board[square(f, r)]) {
+				out = append(out, move{from, square(f, r)})
 			}
 		}
 	}
 	return out
 }
 
-// dieAllows reports whether the rolled face lets a piece of kind move.
+// dieAllows reports whether a die face lets a piece of kind move: the long
+// die's 2..5, and the cube's 1 (king or pawn) and 6 (elephant) as well.
 func dieAllows(face int, kind byte) bool {
 	switch face {
 	case 2:
 		return kind == Boat
 	case 3:
 		return kind == Horse
-	case 4:
+	case 4, 6:
 		return kind == Elephant
-	case 5:
+	case 1, 5:
 		return kind == King || kind == Pawn
 	}
 	return false
 }
 
-// Actions returns every legal action of a rolled position, sorted in byte
-// order: the moves of the seat's pieces of the rolled kind, or "pass" if
-// there are none, plus "retire" when the king is the seat's only piece.
-// It returns nil for a finished position and panics if the position is
-// awaiting its roll (call WithRoll first).
+// Actions returns every legal action of a rolled (or diceless) position,
+// sorted in byte order. Default preset and chaturaji-ranks: the moves of the
+// seat's pieces of the rolled kind, or "pass" if there are none, plus
+// "retire" when the king is the seat's only piece. The other presets are in
+// their own files. It returns nil for a finished position and panics if the
+// position is awaiting its roll (call WithRoll first).
 func (p *Position) Actions() []string {
 	if p.AwaitingRoll() {
 		panic("naive: Actions called on a position awaiting its roll")
 	}
 	if p.Finished() {
 		return nil
+	}
+	switch p.Rules {
+	case Chaturaji2Dice:
+		return p.twoDiceActions()
+	case Ludii:
+		return p.ludiiActions()
+	case Chaturanga2P:
+		return p.twoPlayerActions()
 	}
 	var acts []string
 	for sq := 0; sq < 64; sq++ {
@@ -504,11 +436,16 @@ func (p *Position) Actions() []string {
 	if len(acts) == 0 {
 		acts = append(acts, "pass")
 	}
-	if p.pieceCount(p.Seat) == 1 && p.hasKind(p.Seat, King) {
+	if p.loneKing(p.Seat) {
 		acts = append(acts, "retire")
 	}
 	sort.Strings(acts)
 	return acts
+}
+
+// loneKing reports whether seat's king is its only piece.
+func (p *Position) loneKing(seat int) bool {
+	return p.pieceCount(seat) == 1 && p.hasKind(seat, King)
 }
 
 // ---------------------------------------------------------------------------
@@ -516,8 +453,9 @@ func (p *Position) Actions() []string {
 
 // Apply returns a new position after action, with every automatic effect
 // (boat triumph, promotion or waiting, clock, turn passing with waiting
-// promotions and frozen-seat skipping, the 54 raise). It returns an error if
-// action is not legal, including when p is awaiting its roll or finished.
+// promotions and frozen-seat skipping, the 54 raise, as the preset has
+// them). It returns an error if action is not legal, including when p is
+// awaiting its roll or finished.
 func (p *Position) Apply(action string) (*Position, error) {
 	if p.AwaitingRoll() {
 		return nil, errors.New("naive: Apply on a position awaiting its roll")
@@ -532,7 +470,11 @@ func (p *Position) Apply(action string) (*Position, error) {
 
 // apply performs a legal action, following the order of events of
 // section 4: the action itself, the clock, the turn passing, the end check.
+// chaturaji-2dice has its own (twodice.go).
 func (p *Position) apply(action string) *Position {
+	if p.Rules == Chaturaji2Dice {
+		return p.applyTwoDice(action)
+	}
 	q := p.copyPos()
 	mover := p.Seat
 	resetClock := false
@@ -541,24 +483,28 @@ func (p *Position) apply(action string) *Position {
 	case "retire":
 		q.removeKing(mover)
 	default:
-		resetClock = q.doMove(parseMove(action))
+		m, choice := parseMove(action)
+		resetClock = q.doMove(m, choice)
 	}
-	if resetClock {
+	if resetClock && p.Rules != Ludii { // ludii's clock counts every turn
 		q.Clock = 0
 	} else {
 		q.Clock++
 	}
 	q.passTurn(mover)
-	if q.countKings() == 1 {
-		q.raiseLastKing()
-	}
+	q.lastKingRaise()
 	return q
 }
 
-// parseMove turns "d2d3" into square indices; apply only sees legal moves.
-func parseMove(s string) move {
+// parseMove turns "d2d3" or "a7a8=H" into square indices and the chosen
+// promotion kind (Empty if none); apply only sees legal moves.
+func parseMove(s string) (move, byte) {
 	sq := func(t string) int { return square(int(t[0]-'a'), int(t[1]-'1')) }
-	return move{sq(s[0:2]), sq(s[2:4])}
+	m := move{sq(s[0:2]), sq(s[2:4])}
+	if len(s) == 6 {
+		return m, s[5]
+	}
+	return m, Empty
 }
 
 // removeKing takes seat's king off the board (retire: nobody scores).
@@ -570,29 +516,48 @@ func (p *Position) removeKing(seat int) {
 	}
 }
 
-// doMove plays an ordinary move of the seat to act: capture and points, boat
-// triumph, the moving pawn's own promotion. It reports whether the clock
-// resets (a capture, a triumph, or any pawn move).
-func (p *Position) doMove(m move) bool {
+// doMove plays an ordinary move (or rajah leap) of the seat to act: capture
+// and points, boat triumph, the moving pawn's own promotion (choice, when
+// the player chose it). It reports whether the clock resets (a capture, a
+// triumph, or any pawn move).
+func (p *Position) doMove(m move, choice byte) bool {
 	mover := p.Seat
+	pr := p.preset()
 	pc := p.Board[m.from]
 	reset := pc.Kind == Pawn
 	if target := p.Board[m.to]; target.Kind != Empty {
-		p.Scores[mover] += points(target.Kind)
+		if pr.points {
+			p.Scores[mover] += points(target.Kind)
+		}
 		reset = true
 	}
 	p.Board[m.to] = pc
 	p.Board[m.from] = Piece{}
-	if pc.Kind == Boat && p.boatTriumph(m.to) {
+	if pr.leap && pc.Kind == King && isKnightStep(m) {
+		p.Leaps[mover] = true
+	}
+	if pr.triumph && pc.Kind == Boat && p.boatTriumph(m.to) {
 		reset = true
 	}
 	if pc.Kind == Pawn && onLastLine(mover, m.to) {
-		kind := promotionKind(mover, m.to)
-		if !p.hasKind(mover, kind) {
-			p.Board[m.to].Kind = kind
-		} // else the pawn waits on its last line
+		switch {
+		case choice != Empty:
+			p.Board[m.to].Kind = choice
+		case p.Rules == Ludii:
+			// No kind to choose: the pawn stays a pawn for ever.
+		default:
+			if kind := p.promotion(mover, m.to); kind != Empty {
+				p.Board[m.to].Kind = kind
+			} // else the pawn waits on its last line
+		}
 	}
 	return reset
+}
+
+// isKnightStep reports whether m is a knight's leap.
+func isKnightStep(m move) bool {
+	df, dr := m.to%8-m.from%8, m.to/8-m.from/8
+	return df*df+dr*dr == 5
 }
 
 // boatTriumph looks at every 2x2 block containing the boat's destination
@@ -638,16 +603,24 @@ func (p *Position) boatTriumph(dest int) bool {
 	return captured
 }
 
-// passTurn visits the seats clockwise from the one after mover, mover last.
-// At each, its waiting pawns promote where they can; the first seat that then
-// has a king takes the turn (awaiting its roll). If no seat has a king, the
-// turn stays with the mover (the last seat visited); such a position is
-// finished anyway.
+// passTurn visits the seats in the preset's turn order from the one after
+// mover, mover last. At each, its waiting pawns promote where they can; the
+// first seat that then has a king takes the turn (awaiting its roll, if the
+// preset rolls). If no seat has a king, the turn stays with the mover (the
+// last seat visited); such a position is finished anyway. In ludii nobody
+// is frozen: the next seat in order always takes the turn.
 func (p *Position) passTurn(mover int) {
 	p.Die = 0
+	p.Dice = [2]int{}
+	order := p.preset().order
+	at := indexOf(order, mover)
+	if p.Rules == Ludii {
+		p.Seat = order[(at+1)%len(order)]
+		return
+	}
 	p.Seat = mover
-	for i := 1; i <= 4; i++ {
-		seat := (mover + i) % 4
+	for i := 1; i <= len(order); i++ {
+		seat := order[(at+i)%len(order)]
 		p.promoteWaiting(seat)
 		if p.hasKind(seat, King) {
 			p.Seat = seat
@@ -656,9 +629,22 @@ func (p *Position) passTurn(mover int) {
 	}
 }
 
-// raiseLastKing raises the score of the owner of the only king left on the
-// board to 54 if it is lower.
-func (p *Position) raiseLastKing() {
+// indexOf returns the index of seat in order.
+func indexOf(order []int, seat int) int {
+	for i, s := range order {
+		if s == seat {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("naive: seat %d is not in the turn order %v", seat, order))
+}
+
+// lastKingRaise raises the score of the owner of the only king left on the
+// board to 54 if it is lower, in the presets that have the raise.
+func (p *Position) lastKingRaise() {
+	if !p.preset().raise54 || p.countKings() != 1 {
+		return
+	}
 	for _, pc := range p.Board {
 		if pc.Kind == King && p.Scores[pc.Seat] < 54 {
 			p.Scores[pc.Seat] = 54
@@ -671,8 +657,9 @@ func (p *Position) raiseLastKing() {
 
 // Perft counts the leaves of the game tree to depth (section 6): 1 at depth
 // 0; 0 for a finished position at depth > 0; at a position awaiting its roll,
-// the sum over the four faces at the same depth; otherwise the sum over every
-// legal action of perft of the position after it at depth-1.
+// the sum over every distinct roll at the same depth (one long die: 4; two
+// cube dice: 21 unordered pairs); otherwise the sum over every legal action
+// of perft of the position after it at depth-1. It works for every preset.
 func Perft(p *Position, depth int) uint64 {
 	if depth == 0 {
 		return 1
@@ -682,8 +669,8 @@ func Perft(p *Position, depth int) uint64 {
 	}
 	if p.AwaitingRoll() {
 		var n uint64
-		for face := 2; face <= 5; face++ {
-			n += Perft(p.WithRoll(face), depth)
+		for _, roll := range p.preset().rolls() {
+			n += Perft(p.WithRoll(roll...), depth)
 		}
 		return n
 	}
@@ -693,3 +680,7 @@ func Perft(p *Position, depth int) uint64 {
 	}
 	return n
 }
+
+// PerftOf is Perft (kept as a separate name for callers that cross-check
+// presets).
+func PerftOf(p *Position, depth int) uint64 { return Perft(p, depth) }

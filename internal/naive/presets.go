@@ -1,0 +1,168 @@
+package naive
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Preset names, as ParseRules and StartOf take them.
+const (
+	Chaturaji      = "chaturaji"       // RULES.md section 4
+	ChaturajiRanks = "chaturaji-ranks" // pawns and boats never take horses, elephants, kings
+	Chaturaji2Dice = "chaturaji-2dice" // two cube dice a turn (twodice.go)
+	Ludii          = "ludii"           // Ludii's Chaturaji (ludii.go)
+	Chaturanga2P   = "chaturanga-2p"   // two-player chaturanga (twoplayer.go)
+)
+
+// Kinds of dice a preset rolls.
+const (
+	diceless = iota
+	longDie
+	twoCubes
+)
+
+// preset is the little a preset changes in the shared code; the rest is
+// spelled out where it happens, by the preset's name.
+type preset struct {
+	field   string // Position.Rules: "" for the default preset
+	start   string // the start position
+	order   []int  // turn order
+	kinds   string // piece letters
+	dice    int    // diceless, longDie or twoCubes
+	points  bool   // captures score points
+	triumph bool   // boat triumph
+	raise54 bool   // the last king's owner is raised to 54
+	leap    bool   // rajah leap, and the "leaps=" extra field
+}
+
+const (
+	chaturajiStart = "yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbPbPbP2rPrH/bBbHbEbK2rPrB b - 0,0,0,0 0"
+	twoPlayerStart = "gEgHgBgVgKgBgHgE/gPgPgPgPgPgPgPgP/8/8/8/8/bPbPbPbPbPbPbPbP/bEbHbBbVbKbBbHbE b - 0,0 0"
+)
+
+var (
+	clockwise = []int{South, West, North, East}
+	presets   = map[string]*preset{
+		Chaturaji: {field: "", start: chaturajiStart, order: clockwise, kinds: "KEHBP",
+			dice: longDie, points: true, triumph: true, raise54: true},
+		ChaturajiRanks: {field: ChaturajiRanks, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
+			dice: longDie, points: true, triumph: true, raise54: true},
+		Chaturaji2Dice: {field: Chaturaji2Dice, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
+			dice: twoCubes, points: true, triumph: true, raise54: true},
+		Ludii: {field: Ludii, start: chaturajiStart, order: []int{South, East, North, West}, kinds: "KEHBP",
+			dice: longDie, points: true},
+		Chaturanga2P: {field: Chaturanga2P, start: twoPlayerStart, order: []int{South, North}, kinds: "KEHBPV",
+			leap: true},
+	}
+)
+
+// lookup returns the named preset; "" names the default.
+func lookup(name string) (*preset, bool) {
+	if name == "" {
+		name = Chaturaji
+	}
+	pr, ok := presets[name]
+	return pr, ok
+}
+
+// preset returns the position's preset.
+func (p *Position) preset() *preset {
+	pr, ok := lookup(p.Rules)
+	if !ok {
+		panic(fmt.Sprintf("naive: unknown rules %q", p.Rules))
+	}
+	return pr
+}
+
+// RulesName returns the position's preset name ("chaturaji" for the default).
+func (p *Position) RulesName() string {
+	if p.Rules == "" {
+		return Chaturaji
+	}
+	return p.Rules
+}
+
+// scoreSeats lists the game's seats in the order of the scores field
+// (South, West, North, East; two-player games South, North).
+func (pr *preset) scoreSeats() []int {
+	if len(pr.order) == 2 {
+		return []int{South, North}
+	}
+	return clockwise
+}
+
+// seatOf returns the seat of a colour letter, if the preset has that seat.
+func (pr *preset) seatOf(letter string) (int, bool) {
+	if len(letter) != 1 {
+		return 0, false
+	}
+	seat := strings.IndexByte(seatLetters, letter[0])
+	if seat < 0 {
+		return 0, false
+	}
+	for _, s := range pr.order {
+		if s == seat {
+			return seat, true
+		}
+	}
+	return 0, false
+}
+
+// rolls lists every distinct roll, as WithRoll takes it.
+func (pr *preset) rolls() [][]int {
+	var out [][]int
+	switch pr.dice {
+	case longDie:
+		for f := 2; f <= 5; f++ {
+			out = append(out, []int{f})
+		}
+	case twoCubes:
+		for a := 1; a <= 6; a++ {
+			for b := a; b <= 6; b++ {
+				out = append(out, []int{a, b})
+			}
+		}
+	}
+	return out
+}
+
+// StartOf returns the start position of the named preset (South to act,
+// awaiting its roll if the preset rolls; "" names the default). It panics
+// on an unknown name.
+func StartOf(rules string) *Position {
+	pr, ok := lookup(rules)
+	if !ok {
+		panic(fmt.Sprintf("naive: unknown rules %q", rules))
+	}
+	p, err := ParseRules(rules, pr.start)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// Finished reports whether the game is over, by the preset's ends:
+//   - chaturaji, chaturaji-ranks: at most one king on the board, only kings
+//     on the board ("honourable peace"), or a clock of 200 or more;
+//   - chaturaji-2dice: the same, but the clock only once the turn has passed
+//     (not while a die of the turn remains);
+//   - ludii: at most one seat has pieces, or a clock of 5000 or more;
+//   - chaturanga-2p: a seat has no rajah, or a clock of 200 or more.
+func (p *Position) Finished() bool {
+	switch p.Rules {
+	case Ludii:
+		armies := 0
+		for _, seat := range clockwise {
+			if p.pieceCount(seat) > 0 {
+				armies++
+			}
+		}
+		return armies <= 1 || p.Clock >= 5000
+	case Chaturanga2P:
+		return !p.hasKind(South, King) || !p.hasKind(North, King) || p.Clock >= 200
+	case Chaturaji2Dice:
+		midTurn := p.Dice[0] != 0
+		return p.countKings() <= 1 || p.onlyKings() || (p.Clock >= 200 && !midTurn)
+	}
+	return p.countKings() <= 1 || p.onlyKings() || p.Clock >= 200
+}
