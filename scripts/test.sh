@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the whole test suite on a fresh machine: installs what the tests need,
-# then the format and vet checks, the tests, and the race detector on the
-# packages with concurrency. `make test` calls it; so does CI.
+# Runs the whole test suite on a fresh machine: installs what the tests need
+# (a PostgreSQL server for package store/postgres, through
+# scripts/postgres.sh), then the format and vet checks, the tests, and the
+# race detector on the packages with concurrency. `make test` calls it; so
+# does CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,17 @@ fi
 
 step "go vet"
 go vet ./...
+
+# The PostgreSQL tests fail without a server: start one unless we are given
+# one (a postgres:// URL of a database where tests may create schemas).
+step "PostgreSQL"
+if [ -n "${CHATURAJI_TEST_POSTGRES:-}" ]; then
+	echo "using the server in CHATURAJI_TEST_POSTGRES"
+else
+	CHATURAJI_TEST_POSTGRES=$(bash scripts/postgres.sh)
+	export CHATURAJI_TEST_POSTGRES
+	echo "CHATURAJI_TEST_POSTGRES=$CHATURAJI_TEST_POSTGRES"
+fi
 
 step "go test"
 go test -count=1 ./...

@@ -1,0 +1,120 @@
+// Package postgres keeps games in PostgreSQL, for servers that want a
+// database server rather than a file.
+//
+// It keeps the same tables as package sqlite, in PostgreSQL's types, and
+// migrates them the same way on Open. AppendEvents runs in a transaction
+// that first moves the game's last_event on from the number the caller
+// expects: a second appender after the same number waits for the first's
+// row lock, then finds the number moved and gets ErrConflict. The primary
+// key (game_id, seq) of the events backs this up: a unique violation is
+// ErrConflict too.
+//
+// Times are kept as timestamptz (microseconds) and read back in UTC;
+// settings and event data as json, byte for byte. Empty byte slices are
+// kept as NULL and read back as nil.
+//
+// Importing the package registers it with store.Open for "postgres://"
+// and "postgresql://" URLs.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chaturaji/chaturaji/store"
+)
+
+func init() {
+	store.Register(store.Postgres, func(ctx context.Context, url string) (store.Store, error) {
+		s, err := Open(ctx, url)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	})
+}
+
+// Store is a store.Store in a PostgreSQL database. Its methods are safe
+// for concurrent use.
+type Store struct {
+	pool      *pgxpool.Pool
+	closeOnce sync.Once
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database a libpq URL names
+// (postgres://user:password@host:port/database?sslmode=...; parameters
+// such as search_path are set on every connection) and migrates its
+// schema.
+func Open(ctx context.Context, url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: connect to %s:%d/%s: %w", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database, err)
+	}
+	s := &Store{pool: pool}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the store's connections, waiting for those in use to be
+// returned. Calling it again does nothing.
+func (s *Store) Close() error {
+	s.closeOnce.Do(s.pool.Close)
+	return nil
+}
+
+// inTx runs f in a transaction and commits it, or rolls it back if f
+// fails. Its errors are the caller's to prefix.
+func (s *Store) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback(ctx) // if ctx is done, pgx closes the connection, which rolls back
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// isUniqueViolation reports whether err is a primary key or unique
+// constraint failing.
+func isUniqueViolation(err error) bool {
+	var e *pgconn.PgError
+	return errors.As(err, &e) && e.Code == "23505"
+}
+
+// utc is a time the database kept, in UTC.
+func utc(t time.Time) time.Time {
+	return t.UTC()
+}
+
+// orNull is bytes as the database keeps them: NULL if empty.
+func orNull(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}

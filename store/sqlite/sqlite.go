@@ -1,0 +1,191 @@
+// Package sqlite keeps games in an embedded SQLite database (pure Go, no
+// cgo): the server's default store.
+//
+// The database runs in WAL mode with synchronous=FULL, so a commit has
+// reached the disk before AppendEvents returns and survives a crash or a
+// power loss as far as SQLite can promise. All writes go through one
+// connection and begin with BEGIN IMMEDIATE, so appends to a game are
+// serialized even against another process on the same file (which waits up
+// to the busy timeout); reads use a pool of read-only connections and never
+// wait for writers.
+//
+// Times are kept as integer microseconds in UTC; settings and event data as
+// JSON text, byte for byte. Empty byte slices are kept as NULL and read
+// back as nil. The schema is migrated on Open (see migrate.go).
+//
+// Importing the package registers it with store.Open for "sqlite:PATH"
+// and bare paths.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	msqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/chaturaji/chaturaji/store"
+)
+
+func init() {
+	store.Register(store.SQLite, func(ctx context.Context, path string) (store.Store, error) {
+		s, err := Open(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	})
+}
+
+// Memory is the path of an in-memory database, private to its Store and
+// gone when it closes.
+const Memory = ":memory:"
+
+// BusyTimeout is how long a write waits for another process's write to the
+// same file before it fails.
+const BusyTimeout = 10 * time.Second
+
+// readers is the size of the pool of read-only connections.
+const readers = 4
+
+// Store is a store.Store in an SQLite database. Its methods are safe for
+// concurrent use.
+type Store struct {
+	write *sql.DB // one connection: SQLite has one writer at a time
+	read  *sql.DB // read-only connections; the same as write in memory
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens the SQLite database at path, creating it if it does not
+// exist, or a new in-memory database if path is Memory, and migrates its
+// schema.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("sqlite: no database path given")
+	}
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("sqlite: database path %q has a '?': the store sets the connection's parameters itself", path)
+	}
+	busy := fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds())
+	write, err := sql.Open("sqlite", dsn(path, "_txlock=immediate",
+		"_pragma="+busy,
+		"_pragma=journal_mode(WAL)",
+		"_pragma=synchronous(FULL)",
+		"_pragma=foreign_keys(1)"))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	// Each connection to ":memory:" is a database of its own, so an
+	// in-memory store lives on one connection that must never be closed.
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxLifetime(0)
+	write.SetConnMaxIdleTime(0)
+	s := &Store{write: write, read: write}
+	if err := s.migrate(ctx); err != nil {
+		write.Close()
+		return nil, err
+	}
+	if path == Memory {
+		return s, nil
+	}
+	read, err := sql.Open("sqlite", dsn(path,
+		"_pragma="+busy,
+		"_pragma=foreign_keys(1)",
+		"_pragma=query_only(1)"))
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	read.SetMaxOpenConns(readers)
+	read.SetMaxIdleConns(readers)
+	if err := read.PingContext(ctx); err != nil {
+		read.Close()
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
+	}
+	s.read = read
+	return s, nil
+}
+
+// dsn is the driver's name for path with the given parameters.
+func dsn(path string, params ...string) string {
+	return path + "?" + strings.Join(params, "&")
+}
+
+// Close closes the database. Calling it again does nothing.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		var errs []error
+		if s.read != s.write {
+			errs = append(errs, s.read.Close())
+		}
+		errs = append(errs, s.write.Close())
+		if err := errors.Join(errs...); err != nil {
+			s.closeErr = fmt.Errorf("sqlite: close: %w", err)
+		}
+	})
+	return s.closeErr
+}
+
+// inTx runs f in a write transaction (BEGIN IMMEDIATE) and commits it, or
+// rolls it back if f fails. Its errors are the caller's to prefix.
+func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// isUniqueViolation reports whether err is a primary key or unique
+// constraint failing.
+func isUniqueViolation(err error) bool {
+	var e *msqlite.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}
+
+// micros is t as the database keeps it.
+func micros(t time.Time) int64 {
+	return t.UnixMicro()
+}
+
+// fromMicros is a time the database kept, in UTC.
+func fromMicros(us int64) time.Time {
+	return time.UnixMicro(us).UTC()
+}
+
+// jsonText is JSON as the database keeps it: text, or NULL if empty.
+func jsonText(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}
+
+// blob is bytes as the database keeps them: a BLOB, or NULL if empty.
+func blob(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,118 @@
+package sqlite_test
+
+import (
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chaturaji/chaturaji/store"
+	"github.com/chaturaji/chaturaji/store/sqlite"
+	"github.com/chaturaji/chaturaji/store/storetest"
+)
+
+// open opens the store at path and fails the test if it cannot.
+func open(t *testing.T, path string) *sqlite.Store {
+	t.Helper()
+	s, err := sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	return s
+}
+
+func TestStore(t *testing.T) {
+	t.Run("file", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) store.Store {
+			return open(t, filepath.Join(t.TempDir(), "games.db"))
+		})
+	})
+	t.Run("memory", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) store.Store { return open(t, sqlite.Memory) })
+	})
+}
+
+func TestReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	storetest.RunReopen(t, func(t *testing.T) store.Store { return open(t, path) })
+}
+
+func TestConnectionSettings(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"))
+	defer s.Close()
+	for _, tc := range []struct {
+		pragma string
+		write  bool
+		want   string
+	}{
+		{"journal_mode", true, "wal"},
+		{"synchronous", true, "2"}, // FULL
+		{"foreign_keys", true, "1"},
+		{"busy_timeout", true, "10000"},
+		{"journal_mode", false, "wal"},
+		{"foreign_keys", false, "1"},
+		{"query_only", false, "1"},
+		{"busy_timeout", false, "10000"},
+	} {
+		got, err := sqlite.Pragma(t.Context(), s, tc.pragma, tc.write)
+		if err != nil {
+			t.Fatalf("PRAGMA %s: %v", tc.pragma, err)
+		}
+		if got != tc.want {
+			t.Errorf("PRAGMA %s on the %s connection = %s, want %s", tc.pragma, map[bool]string{true: "writing", false: "reading"}[tc.write], got, tc.want)
+		}
+	}
+}
+
+func TestMigrations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	open(t, path).Close()
+	open(t, path).Close() // a second open applies nothing again
+
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var versions, latest int
+	if err := db.QueryRow(`SELECT count(*), max(version) FROM schema_version`).Scan(&versions, &latest); err != nil {
+		t.Fatal(err)
+	}
+	if versions != latest || latest < 1 {
+		t.Fatalf("schema_version has %d rows up to version %d, want one per version from 1", versions, latest)
+	}
+
+	// A database a newer program migrated is refused, not written.
+	if _, err := db.Exec(`INSERT INTO schema_version (version, name, applied) VALUES (?, 'future.sql', 0)`, latest+1); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlite.Open(t.Context(), path)
+	if err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("Open of a database from a newer program: %v, want an error saying it is newer", err)
+	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	for _, path := range []string{"", "games.db?mode=ro", filepath.Join(t.TempDir(), "missing", "games.db")} {
+		if s, err := sqlite.Open(t.Context(), path); err == nil {
+			s.Close()
+			t.Errorf("Open(%q) succeeded", path)
+		} else if !strings.HasPrefix(err.Error(), "sqlite: ") {
+			t.Errorf("Open(%q): %q, want an error starting %q", path, err, "sqlite: ")
+		}
+	}
+}
+
+func TestCloseTwice(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := s.Game(t.Context(), "g1"); err == nil || errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Game after Close: %v, want an error other than ErrNotFound", err)
+	}
+}
