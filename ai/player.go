@@ -1,9 +1,8 @@
-// Package ai holds the players of Chaturaji: random, greedy and search
-// players behind one small interface, with strength levels for humans.
 package ai
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -44,6 +43,9 @@ type Analyzer interface {
 	Player
 	Analyze(ctx context.Context, p *rules.Position, b Budget) (Analysis, error)
 }
+
+// errNoBudget is returned by search players given no limit at all.
+var errNoBudget = errors.New("ai: a search needs a time or node budget")
 
 // errNoActions is returned for a position where nothing is to be decided.
 func errNoActions(p *rules.Position) error {

@@ -1,0 +1,27 @@
+// Package ai holds the players of Chaturaji: random, greedy and search
+// players behind one small interface, with strength levels for humans.
+//
+// New builds a player from a spec such as "strong", "mcts?c=1" or
+// "level:3". There are two families of search players:
+//
+//   - Star (specs "brs" and "paranoid"): expectimax over the dice, with
+//     Star1 pruning at the chance nodes, and Best-Reply Search or paranoid
+//     search over the seats' decisions; iterative deepening, a
+//     transposition table keyed by the Zobrist hash mixed with the scores,
+//     move ordering by captures, the table's move, killers and history.
+//   - MCTS (spec "mcts"): Monte Carlo tree search with a vector of rewards
+//     per node (max^n: each seat picks by UCT on its own reward), explicit
+//     chance nodes for the rolls, and short greedy-biased playouts finished
+//     by the evaluation.
+//
+// Both value positions with one evaluation, a Utility: each seat's expected
+// final score, from its points, its material, its chance of holding the
+// last king (and so the raise to 54), the threats on the board (a king
+// attacked by a piece that moves on some roll most of all), pawns near
+// promotion and frozen armies. An Objective turns a Utility into what a seat
+// maximises: its side's utility against the best and the mean of the other
+// sides. Sides are seats today; team presets will make partners one side.
+//
+// "strong" is the family that won the comparison matches (see the arena
+// test); Levels lists the strength levels.
+package ai

@@ -1,0 +1,363 @@
+package ai
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"github.com/chaturaji/chaturaji/rules"
+)
+
+// MCTS is the Monte Carlo tree search player with max^n backups: every node
+// keeps a vector of rewards, one per seat, and the seat to act at a node
+// picks among its children by UCT on its own component. Rolls are explicit
+// chance nodes, visited in proportion to their probabilities. Each
+// iteration adds one node and scores it by a short greedy-biased playout
+// (captures first, the most valuable first, with some randomness), cut at a
+// horizon and finished by the evaluation.
+type MCTS struct {
+	name string
+	opts Options
+	rng  *rand.Rand
+
+	pr  *rules.Preset
+	ev  *evaluator
+	obj Objective
+
+	nodes []mnode
+	edges []medge
+	stop  stopper
+	path  []int32
+	depth int
+	buf   [rules.MaxActions]rules.Action
+}
+
+// mnode is a node of the tree: a decision (the seat to act has rolled), a
+// chance node (the roll is awaited) or a finished game.
+type mnode struct {
+	kind   uint8
+	seat   rules.Seat
+	visits int32
+	first  int32 // first edge; -1 until the node is expanded
+	n      int32 // edges
+	reward [rules.NumSeats]float32
+	score  [rules.NumSeats]float32 // sums of the estimated final scores
+}
+
+const (
+	decisionNode = iota
+	chanceNode
+	finalNode
+)
+
+// medge leads from a node to a child: an action, or a roll by its index in
+// the evaluator's faces.
+type medge struct {
+	action rules.Action
+	child  int32 // 0: not yet created (the root is node 0 and nobody's child)
+	prior  float32
+}
+
+func newMCTS(name string, o Options, seed uint64) *MCTS {
+	return &MCTS{name: name, opts: o, rng: rand.New(rand.NewPCG(seed, 0x3c75))}
+}
+
+// Name returns the player's name.
+func (m *MCTS) Name() string { return m.name }
+
+// Choose returns the most visited root action, or one near it as the
+// options' variety and noise allow.
+func (m *MCTS) Choose(ctx context.Context, p *rules.Position, b Budget) (rules.Action, error) {
+	acts := p.Actions(m.buf[:])
+	if len(acts) == 0 {
+		return 0, errNoActions(p)
+	}
+	if len(acts) == 1 {
+		return acts[0], nil
+	}
+	all := append([]rules.Action(nil), acts...)
+	if err := m.search(ctx, p, b); err != nil {
+		return 0, err
+	}
+	choices := m.rootChoices()
+	if m.opts.Variety == 0 && m.opts.Temperature == 0 && m.opts.Blunder == 0 {
+		return choices[0].action, nil
+	}
+	return m.opts.pick(m.rng, choices, all), nil
+}
+
+// Analyze searches p and reports the most visited line.
+func (m *MCTS) Analyze(ctx context.Context, p *rules.Position, b Budget) (Analysis, error) {
+	if p.CountActions() == 0 {
+		return Analysis{}, errNoActions(p)
+	}
+	if err := m.search(ctx, p, b); err != nil {
+		return Analysis{}, err
+	}
+	a := Analysis{Nodes: m.stop.nodes, Depth: m.depth, Elapsed: m.stop.elapsed()}
+	for n := int32(0); ; {
+		nd := &m.nodes[n]
+		if nd.first < 0 || nd.kind == finalNode {
+			break
+		}
+		best, bestVisits := int32(-1), int32(0)
+		for i := nd.first; i < nd.first+nd.n; i++ {
+			if c := m.edges[i].child; c != 0 && m.nodes[c].visits > bestVisits {
+				best, bestVisits = i, m.nodes[c].visits
+			}
+		}
+		if best < 0 || bestVisits < 2 {
+			break
+		}
+		if nd.kind == decisionNode {
+			a.Line = append(a.Line, m.edges[best].action)
+		}
+		if n == 0 {
+			c := &m.nodes[m.edges[best].child]
+			for _, s := range p.Preset().Seats() {
+				a.Expected[s] = float64(c.score[s] / float32(c.visits))
+			}
+		}
+		n = m.edges[best].child
+	}
+	if len(a.Line) == 0 {
+		a.Line = []rules.Action{m.rootChoices()[0].action}
+	}
+	a.Best = a.Line[0]
+	return a, nil
+}
+
+// rootChoices lists the root actions, most visited first, valued by the
+// objective of their mean estimated final scores; an action counts as
+// exactly valued once it has a tenth of the best one's visits.
+func (m *MCTS) rootChoices() []rootChoice {
+	root := &m.nodes[0]
+	var cs []rootChoice
+	most := int32(0)
+	for i := root.first; i < root.first+root.n; i++ {
+		if c := m.edges[i].child; c != 0 {
+			most = max(most, m.nodes[c].visits)
+		}
+	}
+	for i := root.first; i < root.first+root.n; i++ {
+		e := &m.edges[i]
+		if e.child == 0 {
+			continue
+		}
+		c := &m.nodes[e.child]
+		var u Utility
+		for s := range u {
+			u[s] = float64(c.score[s] / float32(c.visits))
+		}
+		cs = append(cs, rootChoice{action: e.action, value: m.obj.value(&u, root.seat), exact: c.visits*10 >= most})
+	}
+	// Most visited first.
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && m.visitsOf(cs[j].action) > m.visitsOf(cs[j-1].action); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+	if len(cs) == 0 {
+		cs = []rootChoice{{action: m.edges[root.first].action, exact: true}}
+	}
+	return cs
+}
+
+func (m *MCTS) visitsOf(a rules.Action) int32 {
+	root := &m.nodes[0]
+	for i := root.first; i < root.first+root.n; i++ {
+		if e := &m.edges[i]; e.action == a && e.child != 0 {
+			return m.nodes[e.child].visits
+		}
+	}
+	return 0
+}
+
+func (m *MCTS) prepare(pr *rules.Preset) {
+	if m.pr == pr {
+		return
+	}
+	m.pr = pr
+	m.ev = newEvaluator(pr, m.opts.Weights)
+	m.obj = newObjective(pr, m.opts.Leader)
+}
+
+// search grows a new tree from p within budget b.
+func (m *MCTS) search(ctx context.Context, p *rules.Position, b Budget) error {
+	b = m.opts.limit(b)
+	if b.Time <= 0 && b.Nodes <= 0 {
+		return errNoBudget
+	}
+	m.prepare(p.Preset())
+	m.stop = newStopper(ctx, b)
+	m.nodes = m.nodes[:0]
+	m.edges = m.edges[:0]
+	m.depth = 0
+	m.newNode(p)
+	for !m.stop.stopped {
+		m.iterate(p)
+		// A playout costs tens of microseconds: look at the clock every
+		// few of them rather than every checkEvery.
+		if m.stop.nodes&7 == 0 {
+			m.stop.poll()
+		}
+		if m.stop.maxNodes > 0 && m.stop.nodes >= m.stop.maxNodes {
+			break
+		}
+	}
+	return nil
+}
+
+// newNode appends the node for position p and returns its index.
+func (m *MCTS) newNode(p *rules.Position) int32 {
+	nd := mnode{seat: p.Decider(), first: -1}
+	switch {
+	case p.Finished():
+		nd.kind = finalNode
+	case p.AwaitingRoll():
+		nd.kind = chanceNode
+	}
+	m.nodes = append(m.nodes, nd)
+	return int32(len(m.nodes) - 1)
+}
+
+// expand creates the edges of node n at position p.
+func (m *MCTS) expand(n int32, p *rules.Position) {
+	nd := &m.nodes[n]
+	nd.first = int32(len(m.edges))
+	if nd.kind == chanceNode {
+		for i := range m.ev.faces {
+			m.edges = append(m.edges, medge{action: rules.Action(i), prior: float32(m.ev.faces[i].p)})
+		}
+		nd.n = int32(len(m.ev.faces))
+		return
+	}
+	acts := p.Actions(m.buf[:])
+	for _, a := range acts {
+		m.edges = append(m.edges, medge{action: a, prior: m.prior(p, a)})
+	}
+	es := m.edges[nd.first:]
+	// Highest prior first: unvisited edges are tried in this order.
+	for i := 1; i < len(es); i++ {
+		for j := i; j > 0 && es[j].prior > es[j-1].prior; j-- {
+			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+	nd.n = int32(len(acts))
+}
+
+// prior is the heuristic value of action a in p, in points: what it
+// captures (a king most) and whether it promotes.
+func (m *MCTS) prior(p *rules.Position, a rules.Action) float32 {
+	if a.Type() != rules.Move {
+		return -1
+	}
+	v := float32(0)
+	if victim := p.At(a.To()); victim != rules.NoPiece {
+		v = float32(m.ev.points[victim.Kind()])
+		if victim.Kind() == rules.King {
+			v += 10
+		}
+	}
+	mover := p.At(a.From())
+	if mover.Kind() == rules.Pawn && m.ev.lastLine[mover.Seat()]&(1<<uint(a.To())) != 0 {
+		v += 1
+	}
+	return v
+}
+
+// iterate runs one iteration: selection down the tree, expansion of one
+// node, a playout, and the backup of its rewards.
+func (m *MCTS) iterate(root *rules.Position) {
+	q := *root
+	m.path = append(m.path[:0], 0)
+	n := int32(0)
+	var u rules.Undo
+	for {
+		nd := &m.nodes[n]
+		if nd.kind == finalNode {
+			break
+		}
+		if nd.first < 0 {
+			m.expand(n, &q)
+			nd = &m.nodes[n]
+		}
+		e := m.selectEdge(n)
+		edge := &m.edges[e]
+		if nd.kind == chanceNode {
+			q.SetRoll(m.ev.faces[edge.action].roll)
+		} else {
+			q.Make(edge.action, &u)
+		}
+		if edge.child == 0 {
+			c := m.newNode(&q)
+			m.edges[e].child = c
+			m.path = append(m.path, c)
+			break
+		}
+		n = edge.child
+		m.path = append(m.path, n)
+	}
+	decisions := 0
+	for _, i := range m.path {
+		if m.nodes[i].kind == decisionNode {
+			decisions++
+		}
+	}
+	m.depth = max(m.depth, decisions)
+	est := m.playout(&q)
+	temp := m.opts.RewardTemp
+	if q.Finished() {
+		temp = 0
+	}
+	r := m.obj.reward(&est, temp, m.opts.RewardMargin, m.ev.scale())
+	for _, i := range m.path {
+		nd := &m.nodes[i]
+		nd.visits++
+		for s := range nd.reward {
+			nd.reward[s] += float32(r[s])
+			nd.score[s] += float32(est[s])
+		}
+	}
+	m.stop.nodes++
+}
+
+// selectEdge picks the edge to follow from node n: for a chance node, the
+// roll furthest behind its share of the visits; for a decision, an
+// untried action in prior order, else UCT with progressive bias on the
+// deciding seat's own reward.
+func (m *MCTS) selectEdge(n int32) int32 {
+	nd := &m.nodes[n]
+	es := m.edges[nd.first : nd.first+nd.n]
+	if nd.kind == chanceNode {
+		best, bestKey := 0, math.Inf(1)
+		for i := range es {
+			v := 0.0
+			if c := es[i].child; c != 0 {
+				v = float64(m.nodes[c].visits)
+			}
+			if k := (v + 1) / float64(es[i].prior); k < bestKey {
+				best, bestKey = i, k
+			}
+		}
+		return nd.first + int32(best)
+	}
+	for i := range es {
+		if es[i].child == 0 {
+			return nd.first + int32(i)
+		}
+	}
+	seat := nd.seat
+	logN := math.Log(float64(nd.visits))
+	c := m.opts.Exploration
+	best, bestKey := 0, math.Inf(-1)
+	for i := range es {
+		ch := &m.nodes[es[i].child]
+		v := float64(ch.visits)
+		k := float64(ch.reward[seat])/v + c*math.Sqrt(logN/v) + 0.05*float64(es[i].prior)/(v+1)
+		if k > bestKey {
+			best, bestKey = i, k
+		}
+	}
+	return nd.first + int32(best)
+}

@@ -1,0 +1,180 @@
+package ai
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// New returns the player a spec names, seeded with seed. A spec is a name
+// with optional settings in URL query form, "name?key=value&key=value":
+//
+//	random           a uniformly random legal action
+//	greedy           the action that scores the most points at once
+//	strong           the strongest player, at full strength (the same as level 8)
+//	brs              expectimax with Best-Reply Search (see Star)
+//	paranoid         expectimax with paranoid opponents (see Star)
+//	mcts             Monte Carlo tree search with max^n backups (see MCTS)
+//	level:N, or N    strength level N from 1 (weakest) to 8 (strong); see Levels
+//
+// Settings for the search players (strong, brs, paranoid, mcts, levels):
+//
+//	variety=X   pick at random among the actions within X points of the best
+//	temp=X      pick from a softmax of the root values with temperature X points
+//	blunder=X   play a random action with probability X
+//	nodes=N     never search more than N nodes (playouts) per decision
+//	leader=X    the objective's weight of the best opponent (0..1)
+//	c=X         UCT exploration constant (mcts)
+//	epsilon=X   playout randomness (mcts)
+//	horizon=N   playout length before evaluating, 0 to the end (mcts)
+//	rtemp=X     temperature of an evaluated playout's reward, in points (mcts)
+//	rmargin=X   weight of the score margin in the reward (mcts)
+//
+// and the evaluation's Weights, for tuning: material, spite, pawn, strength,
+// exposure, approach, lattice, hazard, insurance, loot, defend,
+// threat0..threat3.
+//
+// A player is deterministic for a given seed when its budget is in nodes.
+func New(spec string, seed uint64) (Player, error) {
+	name, query, _ := strings.Cut(spec, "?")
+	settings, err := url.ParseQuery(query)
+	if err != nil {
+		return nil, fmt.Errorf("ai: player %q: bad settings: %v", spec, err)
+	}
+	if level, ok := strings.CutPrefix(name, "level:"); ok {
+		name = level
+	}
+	var o Options
+	switch name {
+	case "random", "greedy":
+		if len(settings) > 0 {
+			return nil, fmt.Errorf("ai: player %q takes no settings", name)
+		}
+		if name == "random" {
+			return NewRandom(seed), nil
+		}
+		return NewGreedy(seed), nil
+	case "strong", "brs", "paranoid", "mcts":
+		o = DefaultOptions
+	default:
+		n, err := strconv.Atoi(name)
+		if err != nil || n < 1 || n > len(Levels) {
+			return nil, fmt.Errorf("ai: unknown player %q (want random, greedy, strong, brs, paranoid, mcts, or a level 1..%d)", spec, len(Levels))
+		}
+		o = Levels[n-1].Options
+		name = Levels[n-1].Family
+	}
+	if err := o.set(settings); err != nil {
+		return nil, fmt.Errorf("ai: player %q: %v", spec, err)
+	}
+	if name == "strong" {
+		name = strongFamily
+	}
+	return newFamily(name, spec, o, seed), nil
+}
+
+// strongFamily is the search family that plays as "strong".
+const strongFamily = "paranoid"
+
+// newFamily returns a search player of the named family.
+func newFamily(family, name string, o Options, seed uint64) Player {
+	switch family {
+	case "paranoid":
+		return newStar(name, paranoid, o, seed)
+	case "mcts":
+		return newMCTS(name, o, seed)
+	}
+	return newStar(name, bestReply, o, seed)
+}
+
+// set applies settings to the options.
+func (o *Options) set(settings url.Values) error {
+	for key, vals := range settings {
+		v := vals[len(vals)-1]
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 {
+			return fmt.Errorf("setting %s=%q: want a number of at least 0", key, v)
+		}
+		switch key {
+		case "variety":
+			o.Variety = f
+		case "temp":
+			o.Temperature = f
+		case "blunder":
+			o.Blunder = f
+		case "nodes":
+			o.MaxNodes = int64(f)
+		case "leader":
+			o.Leader = f
+		case "c":
+			o.Exploration = f
+		case "epsilon":
+			o.Epsilon = f
+		case "horizon":
+			o.Horizon = int(f)
+		case "rtemp":
+			o.RewardTemp = f
+		case "rmargin":
+			o.RewardMargin = f
+		case "material":
+			o.Weights.Material = f
+		case "spite":
+			o.Weights.Spite = f
+		case "pawn":
+			o.Weights.Pawn = f
+		case "strength":
+			o.Weights.Strength = f
+		case "exposure":
+			o.Weights.Exposure = f
+		case "approach":
+			o.Weights.Approach = f
+		case "lattice":
+			o.Weights.Lattice = f
+		case "defend":
+			o.Weights.Defend = f
+		case "loot":
+			o.Weights.Loot = f
+		case "hazard":
+			o.Weights.Hazard = f
+		case "insurance":
+			o.Weights.Insurance = f
+		case "threat0", "threat1", "threat2", "threat3":
+			o.Weights.Threat[key[6]-'0'] = f
+		default:
+			return fmt.Errorf("unknown setting %q", key)
+		}
+	}
+	return nil
+}
+
+// Level is one strength level for human opponents: a search family with
+// options that cap its nodes and time and add noise to its choices.
+type Level struct {
+	Family  string
+	Options Options
+	About   string
+}
+
+// Levels are the strength levels 1..8, weakest first. Every level searches
+// with the strong family; the lower ones are held to a few hundred or
+// thousand nodes whatever the budget, pick their action from a softmax of
+// the root values (temperature in points of expected score) and sometimes
+// play a random action. Level 8 is "strong" itself.
+var Levels = []Level{
+	//    nodes  time  temp  random
+	level(200, 0, 8, 0.5, "a tiny search; half its actions random, the rest drawn widely"),
+	level(400, 0, 6, 0.3, "a tiny search; a third of its actions random"),
+	level(1000, 0, 4, 0.15, "a short search drawn loosely, with some random actions"),
+	level(3000, 0, 3, 0.05, "a short search drawn loosely, seldom a random action"),
+	level(10000, 0, 2, 0.02, "a medium search, drawn among the near-best actions"),
+	level(30000, 0, 1, 0, "a medium search, drawn among the best few"),
+	level(0, 0.5, 0.5, 0, "half the time budget, a slight spread among equals"),
+	level(0, 0, 0, 0, "the strong player at full budget"),
+}
+
+func level(nodes int64, share, temp, random float64, about string) Level {
+	o := DefaultOptions
+	o.MaxNodes, o.TimeShare, o.Temperature, o.Blunder = nodes, share, temp, random
+	return Level{Family: strongFamily, Options: o, About: about}
+}
