@@ -35,6 +35,9 @@ var commands = []*command{
 	replayCommand,
 	rulesCommand,
 	benchCommand,
+	matchCommand,
+	engineCommand,
+	analyzeCommand,
 }
 
 // env is what a command reads and writes.
