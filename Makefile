@@ -6,6 +6,9 @@
 test:
 	./scripts/test.sh
 
+serve:
+	go run ./cmd/chaturaji serve
+
 build:
 	go build -o bin/chaturaji ./cmd/chaturaji
 

@@ -38,6 +38,9 @@ var commands = []*command{
 	matchCommand,
 	engineCommand,
 	analyzeCommand,
+	serveCommand,
+	verifyCommand,
+	loadtestCommand,
 }
 
 // env is what a command reads and writes.

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/chaturaji/chaturaji/server"
+)
+
+// loadGame is one game of a load test: its four players and when each of
+// its actions was sent, by the number of the event it answered.
+type loadGame struct {
+	id    string
+	ready sync.WaitGroup // done when all four players are connected
+	mu    sync.Mutex
+	sent  map[int64]time.Time
+}
+
+func (g *loadGame) markSent(seq int64, t time.Time) {
+	g.mu.Lock()
+	g.sent[seq] = t
+	g.mu.Unlock()
+}
+
+func (g *loadGame) sentAt(seq int64) (time.Time, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t, ok := g.sent[seq]
+	return t, ok
+}
+
+// loadPlayer holds one seat of a load-test game over a WebSocket: it acts
+// at random when its seat is to act, checks that the events it receives
+// are numbered 1, 2, 3... without gap or repeat, and reconnects with its
+// last event number if it is dropped.
+type loadPlayer struct {
+	lt    *loadTest
+	game  *loadGame
+	seat  string
+	token string
+	rng   *rand.Rand
+	count bool // count the game's actions (one player of each game does)
+
+	last       int64 // the last event received
+	lost, dups int64
+	over       bool
+	connected  bool // it has been connected once
+
+	// onEvent, if set, sees every numbered event received, in order.
+	onEvent func(data []byte, e *server.Event)
+}
+
+// maxReconnects bounds how often a player reconnects before it gives up.
+const maxReconnects = 20
+
+// play plays until the game is over, the context is done or the
+// connection keeps failing.
+func (p *loadPlayer) play(ctx context.Context) error {
+	var err error
+	for attempt := 0; attempt <= maxReconnects; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-time.After(time.Duration(attempt) * 50 * time.Millisecond):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		var dialed bool
+		dialed, err = p.follow(ctx)
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		if dialed {
+			p.lt.reconnects.Add(1)
+		} else {
+			p.lt.dialRetries.Add(1)
+		}
+	}
+	return fmt.Errorf("game %s, %s: gave up after %d tries: %w", p.game.id, p.seat, maxReconnects, err)
+}
+
+// follow connects and follows the game until it is over or the connection
+// fails; dialed says whether it got connected.
+func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
+	u := p.lt.wsBase + "/api/games/" + p.game.id + "/ws?after=" + strconv.FormatInt(p.last, 10)
+	h := http.Header{}
+	if p.token != "" {
+		h.Set("Authorization", "Bearer "+p.token)
+	}
+	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
+	if err != nil {
+		return false, err
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1 << 20)
+	if !p.connected {
+		// Play starts when the game's four players are there, so that the
+		// times measure broadcasts, not connections.
+		p.connected = true
+		p.game.ready.Done()
+		p.game.ready.Wait()
+	}
+	var pending []byte // the last action sent, until the game moves on
+	for {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			return true, err
+		}
+		now := time.Now()
+		var e server.Event
+		if err := json.Unmarshal(data, &e); err != nil {
+			return true, fmt.Errorf("message %q: %w", data, err)
+		}
+		hello := false
+		switch {
+		case e.Kind == server.KindError:
+			p.lt.countError(e.Error.Code)
+			if pending != nil && (e.Error.Code == server.ETOOMANY || e.Error.Code == server.EUNAVAILABLE) {
+				time.Sleep(100 * time.Millisecond) // the game waits for this player: try again
+				if err := conn.Write(ctx, websocket.MessageText, pending); err != nil {
+					return true, err
+				}
+			}
+			continue
+		case e.Kind == server.KindHello:
+			if e.Last != p.last {
+				continue // the missed events follow
+			}
+			// Nothing was missed: the hello shows the decision open now (an
+			// action sent before a reconnection may have been lost).
+			hello, e.Seq = true, e.Last
+		case e.Seq == 0:
+			continue
+		case e.Seq <= p.last:
+			p.dups++
+			continue
+		case e.Seq > p.last+1:
+			p.lost += e.Seq - p.last - 1
+		}
+		pending = nil
+		if !hello {
+			p.last = e.Seq
+			p.lt.events.Add(1)
+			if p.onEvent != nil {
+				p.onEvent(data, &e)
+			}
+			if e.Kind == server.KindAction {
+				if p.count {
+					p.lt.actions.Add(1)
+				}
+				if e.By == server.ByPlayer {
+					if t, ok := p.game.sentAt(e.Seq - 1); ok {
+						p.lt.observe(now.Sub(t))
+					}
+				}
+			}
+			if e.Kind == server.KindEnd {
+				p.over = true
+				conn.Close(websocket.StatusNormalClosure, "")
+				return true, nil
+			}
+		}
+		if e.ToAct == p.seat && len(e.Actions) > 0 {
+			if p.lt.think > 0 {
+				time.Sleep(time.Duration(p.rng.Int64N(int64(p.lt.think))))
+			}
+			a := e.Actions[p.rng.IntN(len(e.Actions))]
+			msg, _ := json.Marshal(server.Message{Kind: "action", Action: a, Seq: e.Seq})
+			p.game.markSent(e.Seq, time.Now())
+			pending = msg
+			if err := conn.Write(ctx, websocket.MessageText, msg); err != nil {
+				return true, err
+			}
+		}
+	}
+}
+
+// createGame creates a game of four human seats, trying again while the
+// server says it is too busy.
+func (lt *loadTest) createGame(ctx context.Context) (*server.Created, error) {
+	body := []byte(`{"rules": "chaturaji", "seats": ["human", "human", "human", "human"]}`)
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, "POST", lt.base+"/api/games", bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := lt.http.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case resp.StatusCode == http.StatusCreated:
+			var c server.Created
+			return &c, json.Unmarshal(b, &c)
+		case resp.StatusCode == http.StatusTooManyRequests && attempt < 100:
+			select {
+			case <-time.After(100 * time.Millisecond):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		default:
+			return nil, fmt.Errorf("POST /api/games: %s: %s", resp.Status, bytes.TrimSpace(b))
+		}
+	}
+}
+
+// playGame creates a game and plays it with four players.
+func (lt *loadTest) playGame(ctx context.Context, n int) error {
+	c, err := lt.createGame(ctx)
+	if err != nil {
+		return err
+	}
+	g := &loadGame{id: c.ID, sent: make(map[int64]time.Time)}
+	g.ready.Add(len(c.Seats))
+	players := make([]*loadPlayer, len(c.Seats))
+	errs := make(chan error, len(players))
+	for i, s := range c.Seats {
+		players[i] = &loadPlayer{
+			lt: lt, game: g, seat: s.Seat, token: s.Token, count: i == 0,
+			rng: rand.New(rand.NewPCG(lt.seed, uint64(n*4+i))),
+		}
+		go func() { errs <- players[i].play(ctx) }()
+	}
+	var all []error
+	for range players {
+		if err := <-errs; err != nil {
+			all = append(all, err)
+		}
+	}
+	for _, p := range players {
+		lt.lost.Add(p.lost)
+		lt.dups.Add(p.dups)
+		if !p.over {
+			all = append(all, fmt.Errorf("game %s: %s did not see the end", g.id, p.seat))
+		}
+	}
+	return errors.Join(all...)
+}

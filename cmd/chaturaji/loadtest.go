@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chaturaji/chaturaji/server"
+)
+
+var loadtestCommand = &command{
+	name:    "loadtest",
+	summary: "play many games at once against a server and measure it",
+	help:    loadtestHelp,
+	run:     runLoadtest,
+}
+
+const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL] [--think D] [--timeout D] [--seed S]
+
+Loadtest plays N games at once against a game server on this machine, each
+with four human seats, each seat a WebSocket client that plays a random
+legal action when it is to act, after a pause of up to --think. It
+reports:
+
+	time         from an action sent to its broadcast arriving at each of the
+	             game's four clients: p50, p99 and max
+	lost, dups   events missing or received twice: every client checks that it
+	             gets events 1, 2, 3... to the end, reconnecting with its last
+	             event number whenever it is dropped
+	actions/s    the games' actions, over the run
+	memory       the server's peak resident memory and Go memory, from its
+	             /metrics
+
+and exits with status 1 if any game did not finish, or an event was lost or
+duplicated. Without --url it starts a server in this process on a new
+SQLite file in a temporary directory (the memory it reports then includes
+the load clients'); with --url it uses a running server, which must be on a
+loopback address. It stops by itself after --timeout.
+
+Flags:
+	--games N     how many games at once (default 200)
+	--url URL     the server, such as http://127.0.0.1:8080 (default: one in this process)
+	--think D     the longest pause of a player before it acts, drawn uniformly
+	              from 0 to D (default 1s: a quick bot; 0 is a stress test, whose
+	              times are those of a queue at the database's one writer)
+	--timeout D   give up after D (default 10m)
+	--seed S      the seed of the players' choices (default 1)
+`
+
+// loadTest is one run of the load test.
+type loadTest struct {
+	base, wsBase string
+	http         *http.Client
+	think        time.Duration
+	seed         uint64
+
+	actions, events, lost, dups, reconnects, dialRetries atomic.Int64
+
+	mu        sync.Mutex
+	latencies []time.Duration
+	errors    map[string]int
+}
+
+func (lt *loadTest) observe(d time.Duration) {
+	lt.mu.Lock()
+	lt.latencies = append(lt.latencies, d)
+	lt.mu.Unlock()
+}
+
+func (lt *loadTest) countError(code string) {
+	lt.mu.Lock()
+	lt.errors[code]++
+	lt.mu.Unlock()
+}
+
+func runLoadtest(e *env, args []string) error {
+	fs := newFlagSet("loadtest")
+	games := fs.Int("games", 200, "")
+	base := fs.String("url", "", "")
+	think := fs.Duration("think", time.Second, "")
+	timeout := fs.Duration("timeout", 10*time.Minute, "")
+	seed := fs.Uint64("seed", 1, "")
+	if err := parseFlags(e, fs, loadtestHelp, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected arguments %q", fs.Args())
+	}
+	if *games < 1 || *games > 10000 {
+		return usageError("--games %d: want 1 to 10000", *games)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+
+	where := *base
+	if *base == "" {
+		dir, err := os.MkdirTemp("", "chaturaji-loadtest-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		db := filepath.Join(dir, "games.db")
+		// The server's defaults, but for the per-address request limit:
+		// every client of the test comes from one address.
+		cfg := server.Config{RequestRate: 1000, RequestBurst: 5**games + 100}
+		run, err := startServer(ctx, cfg, "sqlite:"+db, "127.0.0.1:0", slog.New(slog.DiscardHandler))
+		if err != nil {
+			return err
+		}
+		defer run.stop(context.Background())
+		*base = run.url
+		where = run.url + " (in this process, SQLite " + db + ")"
+	}
+	u, err := url.Parse(*base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageError("--url %q: want http://HOST:PORT", *base)
+	}
+	if !loopback(u.Hostname()) {
+		return usageError("--url %q: the load test runs against loopback addresses only", *base)
+	}
+	lt := &loadTest{
+		base:   strings.TrimSuffix(*base, "/"),
+		wsBase: "ws" + strings.TrimPrefix(strings.TrimSuffix(*base, "/"), "http"),
+		http:   &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
+		think:  *think,
+		seed:   *seed,
+		errors: make(map[string]int),
+	}
+	fmt.Fprintf(e.stdout, "loadtest: %d games, %d WebSockets, server %s\n", *games, 4**games, where)
+
+	mem := &memoryPeak{}
+	mctx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() { mem.watch(mctx, lt); close(watched) }()
+
+	start := time.Now()
+	errs := make(chan error, *games)
+	for n := range *games {
+		go func() { errs <- lt.playGame(ctx, n) }()
+	}
+	failed := 0
+	var first error
+	for range *games {
+		if err := <-errs; err != nil {
+			failed++
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	elapsed := time.Since(start)
+	stopWatch()
+	<-watched
+	mem.scrape(context.Background(), lt)
+
+	lt.report(e.stdout, *games, failed, elapsed, mem)
+	switch {
+	case failed > 0:
+		return fmt.Errorf("%d of %d games failed; the first: %v", failed, *games, first)
+	case lt.lost.Load() > 0 || lt.dups.Load() > 0:
+		return fmt.Errorf("%d events lost, %d duplicated", lt.lost.Load(), lt.dups.Load())
+	}
+	return nil
+}
+
+// report prints the figures.
+func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration, mem *memoryPeak) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	slices.Sort(lt.latencies)
+	q := func(p float64) string {
+		if len(lt.latencies) == 0 {
+			return "-"
+		}
+		i := min(int(p*float64(len(lt.latencies))), len(lt.latencies)-1)
+		return fmtMS(lt.latencies[i])
+	}
+	acts := lt.actions.Load()
+	fmt.Fprintf(w, "games finished:    %d of %d in %.1fs\n", games-failed, games, elapsed.Seconds())
+	fmt.Fprintf(w, "actions:           %d, %.0f/s; events received %d\n", acts, float64(acts)/elapsed.Seconds(), lt.events.Load())
+	fmt.Fprintf(w, "action->broadcast: p50 %s  p99 %s  max %s  (%d deliveries)\n", q(0.50), q(0.99), q(1), len(lt.latencies))
+	fmt.Fprintf(w, "events lost:       %d\n", lt.lost.Load())
+	fmt.Fprintf(w, "events duplicated: %d\n", lt.dups.Load())
+	codes := make([]string, 0, len(lt.errors))
+	for c, n := range lt.errors {
+		codes = append(codes, fmt.Sprintf("%s %d", c, n))
+	}
+	slices.Sort(codes)
+	if len(codes) == 0 {
+		codes = append(codes, "none")
+	}
+	fmt.Fprintf(w, "refused messages:  %s; reconnections %d; dials retried %d\n", strings.Join(codes, ", "), lt.reconnects.Load(), lt.dialRetries.Load())
+	fmt.Fprintf(w, "server memory:     peak RSS %s, Go memory %s", fmtMiB(mem.rss), fmtMiB(mem.goMem))
+	if mem.commits > 0 {
+		fmt.Fprintf(w, "; commits %d, mean %s", mem.commits, fmtMS(time.Duration(mem.commitSum*float64(time.Second)/float64(mem.commits))))
+	}
+	fmt.Fprintln(w)
+}
+
+func fmtMS(d time.Duration) string {
+	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+}
+
+func fmtMiB(b int64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+}
+
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// memoryPeak follows the server's memory through its /metrics.
+type memoryPeak struct {
+	rss, goMem int64
+	commits    int64
+	commitSum  float64
+}
+
+// watch scrapes the metrics every half second until ctx is done.
+func (m *memoryPeak) watch(ctx context.Context, lt *loadTest) {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		m.scrape(ctx, lt)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// scrape reads the metrics once, keeping the peaks.
+func (m *memoryPeak) scrape(ctx context.Context, lt *loadTest) {
+	req, err := http.NewRequestWithContext(ctx, "GET", lt.base+"/metrics", nil)
+	if err != nil {
+		return
+	}
+	resp, err := lt.http.Do(req)
+	if err != nil {
+		return
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if !ok || strings.HasPrefix(name, "#") {
+			continue
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			continue
+		}
+		switch name {
+		case "process_resident_memory_bytes":
+			m.rss = max(m.rss, int64(v))
+		case "go_memory_total_bytes":
+			m.goMem = max(m.goMem, int64(v))
+		case "chaturaji_store_append_seconds_count":
+			m.commits = int64(v)
+		case "chaturaji_store_append_seconds_sum":
+			m.commitSum = v
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/store"
+	_ "github.com/chaturaji/chaturaji/store/postgres"
+	_ "github.com/chaturaji/chaturaji/store/sqlite"
+)
+
+var serveCommand = &command{
+	name:    "serve",
+	summary: "run the live game server",
+	help:    serveHelp,
+	run:     runServe,
+}
+
+const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--origin URL]... [--bot-time D]
+                       [--grace D] [--log-level LEVEL] [--log-json]
+
+Serve runs the authoritative game server: it keeps every game in the
+database, rolls the dice from each game's seed, checks every action, runs
+the bots and the clocks, and serves the HTTP and WebSocket API of
+docs/api.md, with /healthz and Prometheus metrics at /metrics. It prints
+the URL it listens on:
+
+	Chaturaji server listening on http://127.0.0.1:8080
+
+On start it resumes every live game of the database where it was. On
+SIGINT or SIGTERM it stops gracefully: it refuses new requests, closes the
+WebSockets with status 1001 (clients reconnect and catch up) and closes the
+database; every action it acknowledged is saved already.
+
+Flags:
+	--addr HOST:PORT   where to listen (default 127.0.0.1:8080; port 0 picks a free one)
+	--db DATABASE      sqlite:PATH (the default, sqlite:chaturaji.db), a bare PATH,
+	                   or postgres://USER:PASS@HOST/DB
+	--origin URL       a browser origin besides the server's own that may act and
+	                   open WebSockets, such as https://example.org; repeat it or
+	                   separate with commas; * allows any
+	--bot-time D       each bot decision's thinking time (default 300ms)
+	--grace D          the default time an absent player's turn waits before a bot
+	                   takes the seat (default 2m)
+	--log-level LEVEL  debug, info, warn or error (default info)
+	--log-json         write the logs as JSON (default text), on standard error
+`
+
+func runServe(e *env, args []string) error {
+	fs := newFlagSet("serve")
+	addr := fs.String("addr", "127.0.0.1:8080", "")
+	dsn := fs.String("db", "sqlite:chaturaji.db", "")
+	var origins []string
+	fs.Func("origin", "", func(s string) error {
+		for o := range strings.SplitSeq(s, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				origins = append(origins, o)
+			}
+		}
+		return nil
+	})
+	botTime := fs.Duration("bot-time", 300*time.Millisecond, "")
+	grace := fs.Duration("grace", 2*time.Minute, "")
+	level := fs.String("log-level", "info", "")
+	logJSON := fs.Bool("log-json", false, "")
+	if err := parseFlags(e, fs, serveHelp, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected arguments %q", fs.Args())
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return usageError("--log-level %q: want debug, info, warn or error", *level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	var h slog.Handler = slog.NewTextHandler(e.stderr, opts)
+	if *logJSON {
+		h = slog.NewJSONHandler(e.stderr, opts)
+	}
+	logger := slog.New(h)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := server.Config{Origins: origins, BotTime: *botTime, Grace: *grace}
+	run, err := startServer(ctx, cfg, *dsn, *addr, logger)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Chaturaji server listening on %s\n", run.url)
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down")
+	case err := <-run.failed:
+		logger.Error("serving", "err", err)
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	return run.stop(sctx)
+}
+
+// running is a server listening and serving.
+type running struct {
+	url    string
+	srv    *server.Server
+	http   *http.Server
+	store  store.Store
+	failed chan error // the listener failed
+}
+
+// startServer opens the database, resumes its live games and starts
+// serving on addr.
+func startServer(ctx context.Context, cfg server.Config, dsn, addr string, logger *slog.Logger) (*running, error) {
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	srv := server.New(cfg, st, logger)
+	if err := srv.Start(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		srv.Shutdown(ctx)
+		st.Close()
+		return nil, err
+	}
+	r := &running{
+		url:   "http://" + displayAddr(ln.Addr().(*net.TCPAddr)),
+		srv:   srv,
+		store: st,
+		http: &http.Server{
+			Handler:           srv.Handler(),
+			ReadHeaderTimeout: 10 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    16 << 10,
+			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
+		},
+		failed: make(chan error, 1),
+	}
+	go func() {
+		if err := r.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			r.failed <- err
+		}
+	}()
+	return r, nil
+}
+
+// stop shuts the server down gracefully and closes the database.
+func (r *running) stop(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- r.http.Shutdown(ctx) }()
+	err := r.srv.Shutdown(ctx)
+	err = errors.Join(err, <-done, r.store.Close())
+	return err
+}
+
+// displayAddr is the address to print: a wildcard address is shown as
+// localhost.
+func displayAddr(a *net.TCPAddr) string {
+	if a.IP.IsUnspecified() {
+		return fmt.Sprintf("localhost:%d", a.Port)
+	}
+	return a.String()
+}

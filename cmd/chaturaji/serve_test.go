@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chaturaji/chaturaji/record"
+	"github.com/chaturaji/chaturaji/server"
+)
+
+// TestKillAndRestart runs the real binary, kills it with SIGKILL in the
+// middle of games, starts it again on the same SQLite file and checks that
+// nothing acknowledged was lost: the games go on from where they were, the
+// players reconnect and finish, bots and clocks included, and the record
+// proves its dice.
+func TestKillAndRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "chaturaji")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := "sqlite:" + filepath.Join(dir, "games.db")
+	addr := freeAddr(t)
+	srv := startBinary(t, bin, addr, db)
+	base := "http://" + addr
+	lt := &loadTest{base: base, wsBase: "ws://" + addr, http: http.DefaultClient, think: 5 * time.Millisecond, seed: 9, errors: map[string]int{}}
+
+	// A game of two humans and two bots, played by two clients and watched
+	// by a spectator, who records every event.
+	g1 := createFor(t, base, `{"seats": ["human", "bot:greedy", "human", "bot:random"]}`)
+	game := &loadGame{id: g1.ID, sent: map[int64]time.Time{}}
+	game.ready.Add(3)
+	var mu sync.Mutex
+	var watched [][]byte
+	var seen atomic.Int64
+	players := []*loadPlayer{
+		{lt: lt, game: game, seat: "South", token: g1.Seats[0].Token, rng: rand.New(rand.NewPCG(1, 1))},
+		{lt: lt, game: game, seat: "North", token: g1.Seats[2].Token, rng: rand.New(rand.NewPCG(2, 2))},
+		{lt: lt, game: game, onEvent: func(data []byte, e *server.Event) {
+			mu.Lock()
+			watched = append(watched, bytes.Clone(data))
+			mu.Unlock()
+			seen.Store(e.Seq)
+		}},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	done := make(chan error, len(players))
+	for _, p := range players {
+		go func() { done <- p.play(ctx) }()
+	}
+
+	// A timed game nobody plays: each turn times out and passes.
+	g2 := createFor(t, base, `{"seats": ["human", "human", "human", "human"], "turn_ms": 1000, "auto_pass": false}`)
+
+	for seen.Load() < 40 {
+		if time.Since(srv.start) > 30*time.Second {
+			t.Fatal("the game did not get going")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	before := len(watched)
+	mu.Unlock()
+	timedBefore := getState(t, base, g2.ID)
+	srv.kill(t)
+	t.Logf("killed after event %d of the game (the spectator had %d)", seen.Load(), before)
+
+	srv = startBinary(t, bin, addr, db)
+	timedAfter := getState(t, base, g2.ID)
+	if timedAfter.Seq < timedBefore.Seq || timedAfter.Deadline == nil {
+		t.Fatalf("timed game after restart: %+v\nbefore: %+v", timedAfter, timedBefore)
+	}
+
+	for range players {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range players {
+		if p.lost != 0 || p.dups != 0 || !p.over {
+			t.Fatalf("%s: lost %d, duplicated %d, over %v", p.seat, p.lost, p.dups, p.over)
+		}
+	}
+	if lt.reconnects.Load() < 3 {
+		t.Errorf("%d reconnections, want one per client at least", lt.reconnects.Load())
+	}
+
+	// Every event the spectator saw, before and after the kill, is the
+	// stored one, byte for byte, and the store has no other.
+	stored := getEvents(t, base, g1.ID)
+	if len(stored) != len(watched) {
+		t.Fatalf("%d events stored, the spectator saw %d", len(stored), len(watched))
+	}
+	for i := range stored {
+		if !bytes.Equal(stored[i], watched[i]) {
+			t.Fatalf("event %d:\nstored %s\n  seen %s", i+1, stored[i], watched[i])
+		}
+	}
+
+	// The record replays, and verify proves its dice.
+	resp, err := http.Get(base + "/api/games/" + g1.ID + "/record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	recs, err := record.ParseString(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := recs[0].Replay(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "game.cgn")
+	os.WriteFile(path, text, 0o644)
+	out, err := exec.Command(bin, "verify", path).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), ": fair: ") {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+
+	// The timed game went on by its deadlines after the restart.
+	deadline := *timedAfter.Deadline
+	st := waitFor(t, base, g2.ID, func(s *server.State) bool { return s.Seq > timedAfter.Seq })
+	evs := getEvents(t, base, g2.ID)
+	var e server.Event
+	json.Unmarshal(evs[timedAfter.Seq], &e)
+	if e.Kind != server.KindAction || e.By != server.ByTimeout || e.At.Before(deadline) {
+		t.Fatalf("after the restart: %s; the deadline was %v", evs[timedAfter.Seq], deadline)
+	}
+	_ = st
+
+	// A graceful stop.
+	srv.cmd.Process.Signal(syscall.SIGTERM)
+	if err := srv.wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v\n%s", err, srv.log.String())
+	}
+	if !strings.Contains(srv.log.String(), "shutting down") {
+		t.Errorf("log:\n%s", srv.log.String())
+	}
+}
+
+// serverProcess is the server binary running.
+type serverProcess struct {
+	cmd   *exec.Cmd
+	start time.Time
+	log   *syncBuffer
+	done  chan struct{} // closed when it has exited
+	err   error         // how it exited
+}
+
+// startBinary starts `chaturaji serve` and waits for it to say where it
+// listens.
+func startBinary(t *testing.T, bin, addr, db string) *serverProcess {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-time", "20ms")
+	b := &serverProcess{cmd: cmd, start: time.Now(), log: &syncBuffer{}, done: make(chan struct{})}
+	cmd.Stderr = b.log
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if want := "Chaturaji server listening on http://" + addr + "\n"; err != nil || line != want {
+		cmd.Process.Kill()
+		t.Fatalf("server said %q, %v; want %q\n%s", line, err, want, b.log.String())
+	}
+	go func() {
+		io.Copy(io.Discard, stdout)
+		b.err = cmd.Wait()
+		close(b.done)
+	}()
+	t.Cleanup(func() { cmd.Process.Kill(); <-b.done })
+	return b
+}
+
+func (b *serverProcess) kill(t *testing.T) {
+	t.Helper()
+	b.cmd.Process.Kill()
+	if err := b.wait(); err == nil {
+		t.Fatal("the killed server exited cleanly")
+	}
+}
+
+func (b *serverProcess) wait() error {
+	select {
+	case <-b.done:
+		return b.err
+	case <-time.After(20 * time.Second):
+		return fmt.Errorf("not stopped in 20s")
+	}
+}
+
+// syncBuffer is a buffer safe for one writer and readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// freeAddr returns a loopback address with a port free now.
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func createFor(t *testing.T, base, body string) *server.Created {
+	t.Helper()
+	resp, err := http.Post(base+"/api/games", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var c server.Created
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %s, %v", resp.Status, err)
+	}
+	return &c
+}
+
+func getState(t *testing.T, base, id string) *server.State {
+	t.Helper()
+	resp, err := http.Get(base + "/api/games/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st server.State
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return &st
+}
+
+func getEvents(t *testing.T, base, id string) []json.RawMessage {
+	t.Helper()
+	resp, err := http.Get(base + "/api/games/" + id + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct{ Events []json.RawMessage }
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Events
+}
+
+func waitFor(t *testing.T, base, id string, ok func(*server.State) bool) *server.State {
+	t.Helper()
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if st := getState(t, base, id); ok(st) {
+			return st
+		}
+	}
+	t.Fatalf("game %s: state not reached", id)
+	return nil
+}

@@ -1,0 +1,244 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// Message is a client's message: an action sent over a WebSocket, or the
+// body of POST /api/games/{id}/actions.
+type Message struct {
+	// Kind is "action" (the only kind a WebSocket client sends; it may be
+	// left out in the body of POST .../actions).
+	Kind string `json:"kind,omitempty"`
+	// Action is the action in notation: "d2d3", "pass", "retire".
+	Action string `json:"action"`
+	// Seq, if not 0, is the number of the last event the client saw: the
+	// action is refused (ECONFLICT) if the game has moved on since.
+	Seq int64 `json:"seq,omitempty"`
+}
+
+// handleCreate is POST /api/games.
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	var ng NewGame
+	if err := s.readJSON(w, r, &ng); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	c, err := s.create(r.Context(), &ng)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Location", "/api/games/"+c.ID)
+	writeJSON(w, http.StatusCreated, c)
+}
+
+// handleList is GET /api/games[?status=live|finished][&limit=N]: the most
+// recently updated games first.
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := store.Filter{Limit: s.cfg.Recent}
+	switch st := q.Get("status"); st {
+	case "":
+	case string(store.Live), string(store.Finished):
+		f.Status = store.Status(st)
+	default:
+		s.fail(w, r, Errorf(EINVALID, "status %q: want live or finished", st))
+		return
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 500 {
+			s.fail(w, r, Errorf(EINVALID, "limit %q: want 1 to 500", v))
+			return
+		}
+		f.Limit = n
+	}
+	games, err := s.store.Games(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	list := make([]Summary, 0, len(games))
+	for _, g := range games {
+		s.mu.Lock()
+		l := s.games[g.ID]
+		s.mu.Unlock()
+		if l != nil {
+			list = append(list, l.state.Load().summary())
+			continue
+		}
+		pr, err := rules.Lookup(g.Rules)
+		if err != nil {
+			continue
+		}
+		list = append(list, Summary{
+			ID: g.ID, Rules: g.Rules, Status: string(g.Status), Seats: seatInfos(pr, g.Seats, nil),
+			Seq: g.LastEvent, Result: g.Result, Created: g.Created, Updated: g.Updated, SeedHash: g.SeedHash,
+		})
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Games []Summary `json:"games"`
+	}{list})
+}
+
+// handleGame is GET /api/games/{id}: the game's State.
+func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
+	l, info, err := s.lookup(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if l != nil {
+		writeJSON(w, http.StatusOK, l.state.Load())
+		return
+	}
+	rp, err := s.read(r.Context(), info.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newState(rp.game.Preset(), rp.info, rp.table, rp.seq, rp.last, nil, info.Updated))
+}
+
+// handleRecord is GET /api/games/{id}/record: the game record, without the
+// seed while the game goes on.
+func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
+	l, info, err := s.lookup(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var text string
+	if l != nil {
+		err = l.call(r.Context(), func() { text = l.record().String() })
+	}
+	if l == nil || errors.Is(err, errGone) {
+		id := r.PathValue("id")
+		if info != nil {
+			id = info.ID
+		}
+		var rp *replayed
+		rp, err = s.read(r.Context(), id)
+		if err == nil {
+			text = gameRecord(rp.game, rp.info, rp.game.Finished()).String()
+		}
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write([]byte(text))
+}
+
+// handleEvents is GET /api/games/{id}/events[?after=N]: the game's events
+// after event N, for clients that poll instead of holding a WebSocket.
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	after, err := afterParam(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	id := r.PathValue("id")
+	if _, _, err := s.lookup(r.Context(), id); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	evs, err := s.store.Events(r.Context(), id, after)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	list := make([]json.RawMessage, len(evs))
+	for i, e := range evs {
+		list[i] = e.Data
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Events []json.RawMessage `json:"events"`
+	}{list})
+}
+
+// handleAction is POST /api/games/{id}/actions with the seat's bearer
+// token: it answers, once the action is saved and broadcast, the game's
+// State.
+func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	token := bearer(r)
+	if token == "" {
+		s.fail(w, r, Errorf(EUNAUTHORIZED, "acting needs the seat's token: Authorization: Bearer TOKEN"))
+		return
+	}
+	l, _, err := s.lookup(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if l == nil {
+		s.fail(w, r, Errorf(ECONFLICT, "the game is over"))
+		return
+	}
+	seat := seatOfToken(l.hashes, token)
+	if seat < 0 {
+		s.fail(w, r, Errorf(EUNAUTHORIZED, "the token opens no seat of game %s", l.id))
+		return
+	}
+	var m Message
+	if err := s.readJSON(w, r, &m); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if m.Kind != "" && m.Kind != "action" {
+		s.fail(w, r, Errorf(EINVALID, "kind %q: want \"action\" or none", m.Kind))
+		return
+	}
+	if err := s.act(r.Context(), l, seat, &m); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.metrics.latency.observe(time.Since(start))
+	writeJSON(w, http.StatusOK, l.state.Load())
+}
+
+// act hands a holder's action to the game's loop and waits for the
+// verdict.
+func (s *Server) act(ctx context.Context, l *live, seat int, m *Message) error {
+	var verdict error
+	err := l.call(ctx, func() { verdict = l.act(seat, m.Action, m.Seq) })
+	if errors.Is(err, errGone) {
+		s.mu.Lock()
+		closing := s.closing
+		s.mu.Unlock()
+		if closing {
+			return Errorf(EUNAVAILABLE, "the server is shutting down; try again after it restarts")
+		}
+		return Errorf(ECONFLICT, "the game is over")
+	}
+	if err != nil {
+		return err
+	}
+	return verdict
+}
+
+// afterParam reads the "after" query parameter: an event number, 0 if
+// absent.
+func afterParam(r *http.Request) (int64, error) {
+	v := r.URL.Query().Get("after")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, Errorf(EINVALID, "after %q: want an event number, 0 or more", v)
+	}
+	return n, nil
+}

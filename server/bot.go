@@ -1,0 +1,104 @@
+package server
+
+import (
+	"context"
+	"encoding/binary"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/chaturaji/chaturaji/ai"
+	"github.com/chaturaji/chaturaji/rules"
+)
+
+// bot is the player of one bot seat. Its mutex keeps a search player, which
+// is not safe for concurrent use, to one search at a time.
+type bot struct {
+	mu     sync.Mutex
+	player ai.Player
+}
+
+// botFor returns seat i's bot, making it when first needed, seeded from the
+// game's seed and the seat.
+func (l *live) botFor(i int, spec string) (*bot, error) {
+	if b := l.bots[i]; b != nil {
+		return b, nil
+	}
+	seed := l.game.Seed()
+	n := binary.BigEndian.Uint64(seed[8*(i%4):]) ^ uint64(l.seq)
+	p, err := ai.New(spec, n)
+	if err != nil {
+		return nil, err
+	}
+	l.bots[i] = &bot{player: p}
+	return l.bots[i], nil
+}
+
+// think starts the bot of the seat that decides, if a bot decides and is
+// not already thinking. It thinks in its own goroutine, waiting for one of
+// the server's Config.BotWorkers slots, and hands its choice to the loop
+// like any action; it is cancelled when the game moves on or the server
+// shuts down.
+func (l *live) think() {
+	seat, i := l.decider()
+	if i < 0 || l.thinking == l.seq || !l.retryAt.IsZero() {
+		return
+	}
+	spec, ok := botSpec(l.info.Seats[i].Player)
+	if !ok {
+		return
+	}
+	l.cancelBot()
+	b, err := l.botFor(i, spec)
+	if err != nil {
+		l.srv.log.Error("making bot; a random player stands in", "game", l.id, "seat", seat, "spec", spec, "err", err)
+		b = &bot{player: ai.NewRandom(rand.Uint64())}
+		l.bots[i] = b
+	}
+	ctx, cancel := context.WithCancel(l.srv.ctx)
+	l.thinking, l.stopBot = l.seq, cancel
+	go l.srv.runBot(ctx, l, b, l.game.Position(), seat, l.seq)
+}
+
+// cancelBot stops the bot thinking, if any.
+func (l *live) cancelBot() {
+	if l.stopBot != nil {
+		l.stopBot()
+		l.stopBot = nil
+	}
+	l.thinking = -1
+}
+
+// runBot lets a bot choose in position p, which it owns, and hands the
+// choice to the loop.
+func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position, seat rules.Seat, seq int64) {
+	select {
+	case s.botSlots <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	b.mu.Lock()
+	a, err := b.player.Choose(ctx, p, ai.Budget{Time: s.cfg.BotTime})
+	b.mu.Unlock()
+	<-s.botSlots
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil || !p.IsLegal(a) {
+		s.log.Error("bot failed; playing a random action", "game", l.id, "seat", seat, "err", err)
+		var buf [rules.MaxActions]rules.Action
+		acts := p.Actions(buf[:])
+		if len(acts) == 0 {
+			return
+		}
+		a = acts[rand.IntN(len(acts))]
+	}
+	l.post(ctx, func() {
+		if l.thinking != seq || l.seq != seq {
+			return // the game moved on
+		}
+		l.cancelBot()
+		if err := l.play(seat, a, ByBot); err == nil {
+			s.metrics.botMoves.Add(1)
+		}
+	})
+}

@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+)
+
+// The reasons a seat changes hands, in a seat event's Reason.
+const (
+	ReasonAbandoned = "abandoned" // its holder was away for the table's grace
+	ReasonTimeout   = "timeout"   // its holder ran out of time, at a table whose policy is TimeoutBot
+)
+
+// setTimer arms the loop's one timer for the next moment something is due:
+// the decider's deadline, the end of an absent decider's grace, or a retry
+// of events that could not be saved.
+func (l *live) setTimer(now time.Time) {
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	next := l.nextWake()
+	if next.IsZero() {
+		return
+	}
+	l.timer = time.AfterFunc(next.Sub(now), func() {
+		l.post(context.Background(), l.wake)
+	})
+}
+
+// nextWake returns when something is next due, zero if nothing is.
+func (l *live) nextWake() time.Time {
+	if l.over {
+		return time.Time{}
+	}
+	if !l.retryAt.IsZero() {
+		return l.retryAt
+	}
+	_, i := l.decider()
+	if i < 0 || l.info.Seats[i].Player != Human {
+		return time.Time{}
+	}
+	next := l.deadline
+	if l.online[i] == 0 {
+		if g := l.graceEnd(i); next.IsZero() || g.Before(next) {
+			next = g
+		}
+	}
+	return next
+}
+
+// graceEnd returns when an absent seat i is abandoned: the table's grace
+// after its decision opened or its last connection closed, whichever came
+// later.
+func (l *live) graceEnd(i int) time.Time {
+	since := l.turnStart
+	if l.idleSince[i].After(since) {
+		since = l.idleSince[i]
+	}
+	return since.Add(l.table.grace())
+}
+
+// wake does what is due: it retries unsaved events, plays for a player out
+// of time, or gives an abandoned seat to a bot.
+func (l *live) wake() {
+	now := stamp()
+	if l.over {
+		return
+	}
+	if !l.retryAt.IsZero() {
+		if now.Before(l.retryAt) {
+			l.setTimer(now)
+			return
+		}
+		l.resume()
+		return
+	}
+	seat, i := l.decider()
+	if i < 0 || l.info.Seats[i].Player != Human {
+		return
+	}
+	switch {
+	case !l.deadline.IsZero() && !now.Before(l.deadline):
+		l.timeout(seat, i, now)
+	case l.online[i] == 0 && !now.Before(l.graceEnd(i)):
+		l.takeOver(i, ReasonAbandoned, now)
+	default:
+		l.setTimer(now)
+	}
+}
+
+// timeout deals with a player out of time as the table says: a bot takes
+// the seat, or the seat passes. Where the rules allow no pass (a move is
+// possible) the server plays a random legal action in its place, the
+// nearest thing to passing the rules have.
+func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
+	l.srv.log.Info("out of time", "game", l.id, "seat", seat, "policy", l.table.OnTimeout)
+	if l.table.OnTimeout == TimeoutBot {
+		l.takeOver(i, ReasonTimeout, now)
+		return
+	}
+	p := l.game.Position()
+	a := rules.PassAction
+	if !p.IsLegal(a) {
+		var buf [rules.MaxActions]rules.Action
+		acts := p.Actions(buf[:])
+		a = acts[rand.IntN(len(acts))]
+	}
+	l.play(seat, a, ByTimeout) // on failure the game reloads and tries again later
+}
+
+// takeOver gives seat i to the table's takeover bot for the rest of the
+// game.
+func (l *live) takeOver(i int, reason string, now time.Time) {
+	seat := l.pr.Seats()[i]
+	player := botPrefix + l.table.Takeover
+	l.info.Seats[i].Player = player
+	l.bots[i] = nil
+	e := &Event{Kind: KindSeat, At: now, Seat: seat.String(), Player: player, Reason: reason}
+	l.describe(e, now)
+	if err := l.commit([]*Event{e}); err != nil {
+		return // reloaded: the seat is the human's again, until the retry
+	}
+	l.srv.log.Info("bot takes seat", "game", l.id, "seat", seat, "bot", player, "reason", reason)
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := l.srv.store.UpdateSeat(ctx, l.id, i, l.info.Seats[i]); err != nil {
+		// The seat event is saved, and it is what a reload goes by.
+		l.srv.log.Error("updating seat", "game", l.id, "seat", seat, "err", err)
+	}
+}

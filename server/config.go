@@ -1,0 +1,94 @@
+package server
+
+import (
+	"runtime"
+	"time"
+)
+
+// Config tunes a Server. The zero value of a field means its default.
+type Config struct {
+	// Origins are the browser origins, besides the server's own, that may
+	// act and open WebSockets, such as "https://example.org"; "*" allows
+	// any.
+	Origins []string
+
+	// BotTime is the thinking time of a bot's decision (default 300ms).
+	BotTime time.Duration
+	// BotWorkers is how many bots may think at once, over all games
+	// (default the number of CPUs); the others wait their turn, and no game
+	// waits for another game's bot.
+	BotWorkers int
+
+	// Grace is the default time an absent player's turn waits before a bot
+	// takes the seat, for tables that do not set their own (default 2m).
+	Grace time.Duration
+	// MinTime is the shortest turn time or grace a table may ask for
+	// (default 1s; tests lower it).
+	MinTime time.Duration
+
+	// MaxMessage is the largest WebSocket message a client may send
+	// (default 4 KiB); MaxBody the largest request body (default 8 KiB).
+	MaxMessage int64
+	MaxBody    int64
+
+	// MessageRate and MessageBurst are the token bucket of each WebSocket
+	// connection's messages (default 50/s, burst 100); a connection that
+	// keeps going over it is closed.
+	MessageRate  float64
+	MessageBurst int
+	// RequestRate and RequestBurst are the token bucket of each client
+	// address's HTTP requests, WebSocket upgrades included (default 100/s,
+	// burst 400).
+	RequestRate  float64
+	RequestBurst int
+
+	// PingInterval is how often a WebSocket is pinged (default 20s);
+	// WriteTimeout bounds one write to a client (default 10s).
+	PingInterval time.Duration
+	WriteTimeout time.Duration
+	// Buffer is how many events may wait for a slow subscriber before it
+	// is dropped (default 256); it reconnects and catches up.
+	Buffer int
+
+	// MaxLiveGames caps the games live at once (default 10000).
+	MaxLiveGames int
+	// Recent is how many games GET /api/games lists by default (default 50).
+	Recent int
+}
+
+func (c Config) withDefaults() Config {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defInt := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&c.BotTime, 300*time.Millisecond)
+	def(&c.Grace, 2*time.Minute)
+	def(&c.MinTime, time.Second)
+	def(&c.PingInterval, 20*time.Second)
+	def(&c.WriteTimeout, 10*time.Second)
+	defInt(&c.BotWorkers, runtime.NumCPU())
+	defInt(&c.MessageBurst, 100)
+	defInt(&c.RequestBurst, 400)
+	defInt(&c.Buffer, 256)
+	defInt(&c.MaxLiveGames, 10000)
+	defInt(&c.Recent, 50)
+	if c.MaxMessage <= 0 {
+		c.MaxMessage = 4 << 10
+	}
+	if c.MaxBody <= 0 {
+		c.MaxBody = 8 << 10
+	}
+	if c.MessageRate <= 0 {
+		c.MessageRate = 50
+	}
+	if c.RequestRate <= 0 {
+		c.RequestRate = 100
+	}
+	return c
+}

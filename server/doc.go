@@ -1,0 +1,21 @@
+// Package server is the authoritative live game server of Chaturaji: it keeps
+// every live game in one goroutine of its own that owns the game's
+// rules.Game, rolls the dice from the game's seed, checks every action
+// against the rules, runs the bots and the clocks, commits every accepted
+// event to a store.Store before it broadcasts it, and serves an open HTTP and
+// WebSocket API (docs/api.md) to players, bots and spectators.
+//
+// A Server is made with New, its live games are loaded from the store and
+// started with Start, its API is served by Handler, and Shutdown stops it:
+//
+//	srv := server.New(server.Config{}, st, logger)
+//	if err := srv.Start(ctx); err != nil { ... }
+//	httpServer := &http.Server{Handler: srv.Handler()}
+//	...
+//	srv.Shutdown(ctx)
+//
+// Every error the API returns is an *Error with one of the codes EINVALID,
+// EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, ECONFLICT, ETOOLARGE, ETOOMANY,
+// EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in
+// one place (see StatusCode).
+package server

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// The error codes of the API. Each maps to one HTTP status (StatusCode).
+const (
+	EINVALID      = "EINVALID"      // the request is malformed or breaks the rules: 400
+	EUNAUTHORIZED = "EUNAUTHORIZED" // no seat token, or one that opens no seat of the game: 401
+	EFORBIDDEN    = "EFORBIDDEN"    // a cross-origin browser request: 403
+	ENOTFOUND     = "ENOTFOUND"     // no such game or endpoint: 404
+	ECONFLICT     = "ECONFLICT"     // not the seat's turn, a stale event number, the game is over: 409
+	ETOOLARGE     = "ETOOLARGE"     // a body or message over the size limit: 413
+	ETOOMANY      = "ETOOMANY"      // over the rate limit: 429
+	EINTERNAL     = "EINTERNAL"     // the server's own failure: 500
+	EUNAVAILABLE  = "EUNAVAILABLE"  // shutting down, or the store failed; try again: 503
+)
+
+// statusCodes is the one place where error codes become HTTP statuses.
+var statusCodes = map[string]int{
+	EINVALID:      http.StatusBadRequest,
+	EUNAUTHORIZED: http.StatusUnauthorized,
+	EFORBIDDEN:    http.StatusForbidden,
+	ENOTFOUND:     http.StatusNotFound,
+	ECONFLICT:     http.StatusConflict,
+	ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	ETOOMANY:      http.StatusTooManyRequests,
+	EINTERNAL:     http.StatusInternalServerError,
+	EUNAVAILABLE:  http.StatusServiceUnavailable,
+}
+
+// StatusCode returns the HTTP status of an error code; 500 for an unknown one.
+func StatusCode(code string) int {
+	if s, ok := statusCodes[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Error is an error of the API: a code for programs and a message for
+// people that says why the request was refused. The server's other
+// failures are shown as EINTERNAL without their details.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Error returns the error as one line, such as "server: ECONFLICT: not your
+// turn: West is to act".
+func (e *Error) Error() string {
+	return fmt.Sprintf("server: %s: %s", e.Code, e.Message)
+}
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err: its own if it is an *Error, EINTERNAL
+// for any other error, "" for nil.
+func ErrorCode(err error) string {
+	var e *Error
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &e):
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the message of err to show a client: its own if it
+// is an *Error, "internal error" for any other error.
+func ErrorMessage(err error) string {
+	var e *Error
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &e):
+		return e.Message
+	}
+	return "internal error"
+}

@@ -1,0 +1,443 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/chaturaji/chaturaji/record"
+	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// storeTimeout bounds one write of a game to the store.
+const storeTimeout = 10 * time.Second
+
+// retryAfter is how long a game whose events could not be saved waits
+// before it tries again.
+const retryAfter = time.Second
+
+// errGone is returned by call and post once a game's loop has stopped: the
+// game is over or the server is shutting down.
+var errGone = errors.New("server: the game's loop has stopped")
+
+// live is one live game. Its loop, one goroutine, owns the rules.Game and
+// every field below the line: every action, roll, timer and bot move goes
+// through it, so the game needs no lock. Other goroutines reach it with call
+// and post, and read its latest State through state.
+type live struct {
+	srv    *Server
+	id     string
+	pr     *rules.Preset
+	hashes [][]byte // the seats' token hashes; never change
+
+	cmds  chan func()
+	quit  chan struct{} // closed by Shutdown
+	done  chan struct{} // closed when the loop has stopped
+	state atomic.Pointer[State]
+
+	// Owned by the loop.
+	info      *store.Game // the table; its seats change when a bot takes one
+	table     Table
+	game      *rules.Game
+	seq       int64     // the last event's number
+	last      *Event    // the last event, nil before the first
+	updated   time.Time // when the last event happened
+	deadline  time.Time // when the decider runs out of time; zero if untimed
+	turnStart time.Time // when the current decision opened (or the loop started)
+	retryAt   time.Time // when to try again to save the automatic events; zero if none
+	subs      map[*subscriber]struct{}
+	online    []int       // live WebSocket connections of each seat's holder
+	idleSince []time.Time // when each seat's last connection closed
+	timer     *time.Timer
+	bots      []*bot             // each seat's bot, made when first needed
+	thinking  int64              // the event number a bot is thinking at; -1 if none
+	stopBot   context.CancelFunc // cancels the bot thinking
+	over      bool               // the end event is saved
+	broken    bool               // the store failed and the game could not be reloaded
+}
+
+// newLive makes the live game of a replayed one; run starts its loop.
+func newLive(s *Server, r *replayed) *live {
+	n := len(r.info.Seats)
+	l := &live{
+		srv:       s,
+		id:        r.info.ID,
+		pr:        r.game.Preset(),
+		hashes:    tokenHashes(r.info.Seats),
+		cmds:      make(chan func(), 64),
+		quit:      make(chan struct{}),
+		done:      make(chan struct{}),
+		info:      r.info,
+		table:     r.table,
+		game:      r.game,
+		seq:       r.seq,
+		last:      r.last,
+		updated:   r.info.Updated,
+		subs:      make(map[*subscriber]struct{}),
+		online:    make([]int, n),
+		idleSince: make([]time.Time, n),
+		bots:      make([]*bot, n),
+		thinking:  -1,
+	}
+	if r.last != nil {
+		l.updated = r.last.At
+	}
+	l.snapshot()
+	return l
+}
+
+// run is the game's loop.
+func (l *live) run() {
+	defer l.exit()
+	l.resume()
+	for !l.over && !l.broken {
+		select {
+		case f := <-l.cmds:
+			f()
+		case <-l.quit:
+			return
+		}
+	}
+}
+
+// exit stops what the loop started and closes its subscribers: the game is
+// over, or the server is shutting down.
+func (l *live) exit() {
+	why := reasonShutdown
+	if l.over {
+		why = reasonOver
+	}
+	for s := range l.subs {
+		l.drop(s, why)
+	}
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	l.cancelBot()
+	l.srv.remove(l)
+	close(l.done)
+}
+
+// post hands f to the loop without waiting for it to run.
+func (l *live) post(ctx context.Context, f func()) error {
+	select {
+	case l.cmds <- f:
+		return nil
+	case <-l.done:
+		return errGone
+	case <-ctx.Done():
+		return Errorf(EUNAVAILABLE, "the game is busy; try again")
+	}
+}
+
+// call runs f on the loop and waits until it has run.
+func (l *live) call(ctx context.Context, f func()) error {
+	ran := make(chan struct{})
+	if err := l.post(ctx, func() { f(); close(ran) }); err != nil {
+		return err
+	}
+	select {
+	case <-ran:
+		return nil
+	case <-l.done:
+		select {
+		case <-ran:
+			return nil
+		default:
+			return errGone
+		}
+	}
+}
+
+// resume brings the game up to date when its loop starts, or after its
+// automatic events could not be saved: the start event of a new game, any
+// roll or forced pass due, and the end; then the clocks and the bots.
+func (l *live) resume() {
+	now := stamp()
+	l.turnStart = now
+	l.retryAt = time.Time{}
+	var evs []*Event
+	if l.seq == 0 {
+		evs = append(evs, l.startEvent(now))
+	}
+	evs = l.advance(evs, now)
+	if len(evs) == 0 {
+		if l.last != nil && l.last.Kind == KindEnd { // saved, but not yet marked finished
+			l.finish()
+			return
+		}
+		l.settle(now)
+		return
+	}
+	l.commit(evs) // on failure it reloads and tries again later
+}
+
+// startEvent is the first event of a game: its table.
+func (l *live) startEvent(now time.Time) *Event {
+	t := l.table
+	e := &Event{
+		Kind:     KindStart,
+		At:       now,
+		Rules:    l.info.Rules,
+		SeedHash: l.info.SeedHash,
+		Seats:    seatInfos(l.pr, l.info.Seats, nil),
+		Table:    &t,
+	}
+	l.describe(e, now)
+	return e
+}
+
+// advance plays what needs no decision: the rolls, forced passes (if the
+// table wants them played at once), and the end of the game; it appends
+// their events to evs.
+func (l *live) advance(evs []*Event, now time.Time) []*Event {
+	var buf [rules.MaxActions]rules.Action
+	for !l.game.Finished() {
+		p := l.game.Position()
+		if p.AwaitingRoll() {
+			roll, err := l.game.Roll()
+			if err != nil {
+				l.srv.log.Error("roll", "game", l.id, "err", err)
+				break
+			}
+			e := &Event{Kind: KindRoll, At: now, Seat: p.Seat().String(), Roll: roll.String()}
+			l.describe(e, now)
+			evs = append(evs, e)
+			continue
+		}
+		acts := p.Actions(buf[:])
+		if l.table.AutoPass && len(acts) == 1 && acts[0] == rules.PassAction {
+			if err := l.game.Play(rules.PassAction); err != nil {
+				l.srv.log.Error("forced pass", "game", l.id, "err", err)
+				break
+			}
+			e := &Event{Kind: KindAction, At: now, Seat: p.Decider().String(), Action: "pass", By: ByAuto}
+			l.describe(e, now)
+			evs = append(evs, e)
+			continue
+		}
+		break
+	}
+	if l.game.Finished() && (l.last == nil || l.last.Kind != KindEnd) && (len(evs) == 0 || evs[len(evs)-1].Kind != KindEnd) {
+		e := &Event{Kind: KindEnd, At: now}
+		l.describe(e, now)
+		finish(e, l.game)
+		evs = append(evs, e)
+	}
+	// Only the last event leaves a decision open: before it, the server
+	// went on by itself.
+	for _, e := range evs[:max(len(evs)-1, 0)] {
+		e.Actions, e.Deadline = nil, nil
+	}
+	return evs
+}
+
+// describe fills in the game after an event, with the deadline of the
+// decision it opens.
+func (l *live) describe(e *Event, now time.Time) {
+	describe(e, l.game, l.deadlineAt(now))
+}
+
+// deadlineAt returns when the decision open now must be taken: set only in
+// timed tables, for a human decider, after the roll.
+func (l *live) deadlineAt(now time.Time) time.Time {
+	if l.table.TurnMS == 0 || l.game.Finished() {
+		return time.Time{}
+	}
+	p := l.game.Position()
+	if p.AwaitingRoll() || l.info.Seats[seatIndex(l.pr, p.Decider())].Player != Human {
+		return time.Time{}
+	}
+	return now.Add(l.table.turnTime())
+}
+
+// act plays an action sent by the holder of seat i, after every check: it
+// is the seat's turn, the client has seen the last event (if it says which
+// it saw), there is time left, and the action is legal. A refused action
+// changes nothing.
+func (l *live) act(i int, text string, seq int64) error {
+	if l.over {
+		return Errorf(ECONFLICT, "the game is over")
+	}
+	seat := l.pr.Seats()[i]
+	if pl := l.info.Seats[i].Player; pl != Human {
+		return Errorf(ECONFLICT, "seat %s is played by %s now", seat, pl)
+	}
+	p := l.game.Position()
+	if p.AwaitingRoll() {
+		return Errorf(EUNAVAILABLE, "the dice are not rolled yet; try again")
+	}
+	if seq != 0 && seq != l.seq {
+		return Errorf(ECONFLICT, "the game has moved on: its last event is %d, the action was sent after event %d", l.seq, seq)
+	}
+	if d := p.Decider(); d != seat {
+		return Errorf(ECONFLICT, "not your turn: %s is to act", d)
+	}
+	if !l.deadline.IsZero() && !time.Now().Before(l.deadline) {
+		return Errorf(ECONFLICT, "out of time: the deadline was %s", l.deadline.UTC().Format(time.RFC3339Nano))
+	}
+	if len(text) > 64 {
+		return Errorf(EINVALID, "malformed action: %d bytes long", len(text))
+	}
+	a, err := rules.ParseAction(l.pr, text)
+	if err != nil {
+		return Errorf(EINVALID, "malformed action %q: %v", text, err)
+	}
+	if !p.IsLegal(a) {
+		return Errorf(EINVALID, "illegal action %s: the legal actions are %s", text, legalList(p))
+	}
+	return l.play(seat, a, ByPlayer)
+}
+
+// play plays a legal action for the seat that decides, with the rolls and
+// forced passes that follow it, saves their events and broadcasts them.
+func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
+	if err := l.game.Play(a); err != nil {
+		return Errorf(EINVALID, "%v", err)
+	}
+	now := stamp()
+	e := &Event{Kind: KindAction, At: now, Seat: seat.String(), Action: a.Format(l.pr), By: by}
+	l.describe(e, now)
+	err := l.commit(l.advance([]*Event{e}, now))
+	if err == nil {
+		l.srv.metrics.actions.Add(1)
+	}
+	return err
+}
+
+// commit numbers events, saves them in one transaction and only then
+// broadcasts them. If they cannot be saved the game is reloaded from the
+// store, so nothing changes.
+func (l *live) commit(evs []*Event) error {
+	recs := make([]store.Event, len(evs))
+	for i, e := range evs {
+		e.Seq = l.seq + int64(i) + 1
+		data, err := json.Marshal(e)
+		if err != nil {
+			l.reload()
+			return err
+		}
+		recs[i] = store.Event{Seq: e.Seq, Kind: e.Kind, Data: data, At: e.At}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	t0 := time.Now()
+	err := l.srv.store.AppendEvents(ctx, l.id, l.seq, recs)
+	l.srv.metrics.appendTime.observe(time.Since(t0))
+	if err != nil {
+		l.srv.log.Error("saving events", "game", l.id, "after", l.seq, "err", err)
+		l.reload()
+		return Errorf(EUNAVAILABLE, "the game could not be saved, so nothing changed; try again")
+	}
+	last := evs[len(evs)-1]
+	l.seq, l.last, l.updated = last.Seq, last, last.At
+	l.retryAt = time.Time{}
+	l.srv.metrics.events.Add(int64(len(evs)))
+	for _, r := range recs {
+		l.publish(r.Data)
+	}
+	if last.Kind == KindEnd {
+		l.finish()
+		return nil
+	}
+	l.settle(time.Now())
+	return nil
+}
+
+// finish marks the saved game finished in the store; the loop then stops.
+func (l *live) finish() {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := l.srv.store.Finish(ctx, l.id, l.last.Result); err != nil {
+		l.srv.log.Error("finishing game", "game", l.id, "err", err)
+	}
+	l.over = true
+	l.snapshot()
+	l.srv.log.Info("game over", "game", l.id, "result", l.last.Result, "end", l.last.End, "events", l.seq)
+}
+
+// settle opens the decision the last event left: its deadline, its timers,
+// and a bot if one decides.
+func (l *live) settle(now time.Time) {
+	l.deadline = time.Time{}
+	if l.last != nil && l.last.Deadline != nil {
+		l.deadline = *l.last.Deadline
+	}
+	l.turnStart = now
+	l.snapshot()
+	l.think()
+	l.setTimer(now)
+}
+
+// reload rebuilds the game from the store after a failed write, so that
+// what the loop holds is what the store holds, and tries again to go on
+// after a while (resume). If the store cannot be read either, the loop
+// stops; the game is loaded again when it is next asked for.
+func (l *live) reload() {
+	now := time.Now()
+	l.cancelBot()
+	l.retryAt = now.Add(retryAfter)
+	defer l.setTimer(now)
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	r, err := l.srv.read(ctx, l.id)
+	if err != nil {
+		l.srv.log.Error("reloading game; it stops until it is loaded again", "game", l.id, "err", err)
+		l.broken = true
+		return
+	}
+	l.info, l.table, l.game, l.seq, l.last = r.info, r.table, r.game, r.seq, r.last
+	l.bots = make([]*bot, len(l.info.Seats))
+	l.snapshot()
+}
+
+// snapshot publishes the game's state for readers outside the loop.
+func (l *live) snapshot() {
+	online := make([]bool, len(l.online))
+	for i, n := range l.online {
+		online[i] = n > 0
+	}
+	l.state.Store(newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated))
+}
+
+// record returns the game's record; the seed is left out while the game
+// goes on.
+func (l *live) record() *record.Record {
+	return gameRecord(l.game, l.info, l.over)
+}
+
+// decider returns the seat that decides now and its index, or -1 if no one
+// does (the game is over or awaits its roll).
+func (l *live) decider() (rules.Seat, int) {
+	if l.game.Finished() {
+		return rules.NoSeat, -1
+	}
+	p := l.game.Position()
+	if p.AwaitingRoll() {
+		return rules.NoSeat, -1
+	}
+	return p.Decider(), seatIndex(l.pr, p.Decider())
+}
+
+// legalList lists a position's legal actions for an error message.
+func legalList(p *rules.Position) string {
+	var buf [rules.MaxActions]rules.Action
+	acts := p.Actions(buf[:])
+	s := ""
+	for i, a := range acts {
+		if i == 20 {
+			return s + ", ..."
+		}
+		if i > 0 {
+			s += ", "
+		}
+		s += a.Format(p.Preset())
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,215 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Handler returns the server's HTTP handler: the API under /api/, the
+// WebSockets, /healthz, /metrics and the page at /.
+//
+// Every request to /api/ is rate-limited by client address. Requests that
+// change anything (POST) must be application/json, and browsers' cross-origin
+// requests are refused unless their origin is allowed (Config.Origins):
+// http.CrossOriginProtection looks at Sec-Fetch-Site and Origin. Reads are
+// open to any origin (CORS "*"): they show nothing secret.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.handleIndex)
+	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.HandleFunc("GET /metrics", s.handleMetrics)
+	mux.HandleFunc("POST /api/games", s.handleCreate)
+	mux.HandleFunc("GET /api/games", s.handleList)
+	mux.HandleFunc("GET /api/games/{id}", s.handleGame)
+	mux.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
+	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
+	mux.HandleFunc("POST /api/games/{id}/actions", s.handleAction)
+	mux.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
+	mux.HandleFunc("OPTIONS /api/", s.handlePreflight)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, Errorf(ENOTFOUND, "no endpoint %s %s", r.Method, r.URL.Path))
+	})
+	return s.guard(mux)
+}
+
+// guard wraps the API in its protections: panics become EINTERNAL, each
+// client address has a request budget, cross-origin browser writes are
+// refused, and reads carry CORS headers.
+func (s *Server) guard(next http.Handler) http.Handler {
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v)
+				s.fail(w, r, fmt.Errorf("panic: %v", v))
+			}
+		}()
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			if !s.requests.allow(r, start) {
+				s.fail(w, r, Errorf(ETOOMANY, "too many requests from your address: the limit is %g a second", s.cfg.RequestRate))
+				return
+			}
+			s.cors(w, r)
+		}
+		next.ServeHTTP(w, r)
+		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "took", time.Since(start))
+	})
+	if s.cop != nil {
+		h = s.cop.Handler(h)
+	}
+	return h
+}
+
+// crossOriginProtection refuses browsers' cross-origin POSTs, except from
+// the allowed origins; nil if any origin is allowed.
+func (s *Server) crossOriginProtection() *http.CrossOriginProtection {
+	cop := http.NewCrossOriginProtection()
+	for _, o := range s.cfg.Origins {
+		if o == "*" {
+			return nil
+		}
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			s.log.Warn("ignoring origin", "origin", o, "err", err)
+		}
+	}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, Errorf(EFORBIDDEN, "cross-origin request from %q refused: only the server's own pages and allowed origins may act", r.Header.Get("Origin")))
+	}))
+	return cop
+}
+
+// originAllowed reports whether a request may open a WebSocket: it has no
+// Origin (it is not from a browser), or its Origin is the server's own host
+// or an allowed origin.
+func (s *Server) originAllowed(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true
+	}
+	u, err := url.Parse(o)
+	if err == nil && strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	return s.trusted(o)
+}
+
+// trusted reports whether origin o is one of the allowed origins.
+func (s *Server) trusted(o string) bool {
+	for _, a := range s.cfg.Origins {
+		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), o) {
+			return true
+		}
+	}
+	return false
+}
+
+// cors sets the CORS headers: reads are open to every origin; allowed
+// origins may also send tokens and JSON.
+func (s *Server) cors(w http.ResponseWriter, r *http.Request) {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return
+	}
+	h := w.Header()
+	h.Add("Vary", "Origin")
+	if s.trusted(o) {
+		h.Set("Access-Control-Allow-Origin", o)
+		h.Set("Access-Control-Allow-Methods", "GET, POST")
+		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+		h.Set("Access-Control-Max-Age", "600")
+		return
+	}
+	if r.Method == http.MethodGet {
+		h.Set("Access-Control-Allow-Origin", "*")
+	}
+}
+
+// handlePreflight answers CORS preflight requests; the headers are set by
+// cors.
+func (s *Server) handlePreflight(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// errorBody is the JSON of every refused request.
+type errorBody struct {
+	Error *Error `json:"error"`
+}
+
+// fail answers a request with an error: its code's status and
+// {"error": {"code": ..., "message": ...}}. Errors that are not an *Error
+// are logged and shown as EINTERNAL without their details.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	code := ErrorCode(err)
+	if code == EINTERNAL {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	} else {
+		s.log.Debug("request refused", "method", r.Method, "path", r.URL.Path, "code", code, "err", ErrorMessage(err))
+	}
+	s.metrics.reject(code)
+	if code == ETOOMANY {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, StatusCode(code), errorBody{&Error{Code: code, Message: ErrorMessage(err)}})
+}
+
+// writeJSON answers with v as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.Encode(v)
+}
+
+// readJSON reads a request's JSON body into v: it must be declared
+// application/json (a browser cannot send that across origins without
+// asking first), fit in Config.MaxBody, and hold one object with no unknown
+// fields.
+func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return Errorf(EINVALID, "the body must be JSON sent with Content-Type: application/json, not %q", ct)
+	}
+	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	err = dec.Decode(v)
+	if err == nil {
+		if err = dec.Decode(&struct{}{}); err == io.EOF {
+			return nil
+		} else if err == nil {
+			err = errors.New("more than one JSON value")
+		}
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return Errorf(ETOOLARGE, "the body is over the limit of %d bytes", tooBig.Limit)
+	}
+	return Errorf(EINVALID, "malformed JSON body: %v", err)
+}
+
+// handleHealth answers 200 "ok" while the server runs, 503 once it is
+// shutting down.
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if closing {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, "shutting down\n")
+		return
+	}
+	io.WriteString(w, "ok\n")
+}

@@ -1,0 +1,330 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/chaturaji/chaturaji/record"
+	"github.com/chaturaji/chaturaji/server"
+)
+
+// step plays one random legal action for the seat to act, over HTTP, and
+// returns the state after it.
+func (ts *testServer) step(id string, tokens map[string]string, rng *rand.Rand) *server.State {
+	ts.t.Helper()
+	st := ts.state(id)
+	if st.Status != "live" || len(st.Actions) == 0 {
+		ts.t.Fatalf("no action to play: %+v", st)
+	}
+	a := st.Actions[rng.IntN(len(st.Actions))]
+	status, body := ts.request("POST", "/api/games/"+id+"/actions", tokens[st.ToAct], `{"action": "`+a+`", "seq": `+itoa(st.Seq)+`}`)
+	if status != http.StatusOK {
+		ts.t.Fatalf("action %s: %d %s", a, status, body)
+	}
+	return ts.state(id)
+}
+
+func tokensOf(g *server.Created) map[string]string {
+	m := map[string]string{}
+	for _, s := range g.Seats {
+		m[s.Seat] = s.Token
+	}
+	return m
+}
+
+// TestReconnect checks that a client that reconnects with its last event
+// number gets exactly the events it missed, then the live ones, with no
+// gap and no duplicate.
+func TestReconnect(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(fourHumans)
+	tokens := tokensOf(g)
+	rng := rand.New(rand.NewPCG(3, 4))
+	spectator := ts.dial(g.ID, "", 0)
+	south := ts.dial(g.ID, tokens["South"], 0)
+	st := ts.step(g.ID, tokens, rng)
+	for south.lastSeq() < st.Seq {
+		south.next()
+	}
+	seen := south.lastSeq()
+	south.conn.Close(websocket.StatusNormalClosure, "")
+	for range 10 {
+		st = ts.step(g.ID, tokens, rng)
+	}
+	back := ts.dial(g.ID, tokens["South"], seen)
+	if h := back.hello; h.Last != st.Seq || h.Position != st.Position || h.ToAct != st.ToAct || !slicesEqual(h.Actions, st.Actions) {
+		t.Fatalf("hello %+v, want the state at event %d: %+v", h, st.Seq, st)
+	}
+	for back.lastSeq() < st.Seq {
+		back.next()
+	}
+	for spectator.lastSeq() < st.Seq {
+		spectator.next()
+	}
+	if back.events[0].Seq != seen+1 {
+		t.Fatalf("first event after reconnecting: %d, want %d", back.events[0].Seq, seen+1)
+	}
+	eventsEqual(t, back.events, spectator.events[seen:])
+	// Then the live events follow on, with nothing repeated.
+	st = ts.step(g.ID, tokens, rng)
+	e := back.next()
+	if e.Seq != seen+int64(len(back.events)) || back.lastSeq() > st.Seq {
+		t.Fatalf("next live event %d after %d", e.Seq, seen+int64(len(back.events))-1)
+	}
+}
+
+// TestBotsAlone plays a game of four bots to the end, with no client.
+func TestBotsAlone(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(`{"seats": ["bot:random", "bot:greedy", "bot:1", "bot:strong"]}`)
+	st := ts.waitState(g.ID, 60*time.Second, func(s *server.State) bool { return s.Status == "finished" })
+	if len(st.Ranks) != 4 || st.Seed == "" {
+		t.Fatalf("final state %+v", st)
+	}
+	checkRecord(t, ts, g.ID, st)
+}
+
+// checkRecord checks a finished game's record: it replays to the final
+// position and its dice follow from its seed.
+func checkRecord(t *testing.T, ts *testServer, id string, st *server.State) *record.Record {
+	t.Helper()
+	status, body := ts.request("GET", "/api/games/"+id+"/record", "", "")
+	if status != http.StatusOK {
+		t.Fatalf("record: %d %s", status, body)
+	}
+	recs, err := record.ParseString(string(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	game, err := recs[0].Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := recs[0].VerifyDice(); err != nil {
+		t.Fatal(err)
+	}
+	if st != nil && game.Position().String() != st.Position {
+		t.Fatalf("record replays to %s, want %s", game.Position(), st.Position)
+	}
+	return recs[0]
+}
+
+// TestBotsDoNotBlock checks that a game of humans goes on at once while
+// other games' strong bots think.
+func TestBotsDoNotBlock(t *testing.T) {
+	cfg := testConfig()
+	cfg.BotTime = 500 * time.Millisecond
+	cfg.BotWorkers = 1
+	ts := newTestServer(t, cfg, nil)
+	for range 3 {
+		ts.create(`{"seats": ["bot:strong", "bot:strong", "bot:strong", "bot:strong"]}`)
+	}
+	g := ts.create(fourHumans)
+	tokens := tokensOf(g)
+	rng := rand.New(rand.NewPCG(5, 6))
+	start := time.Now()
+	for range 20 {
+		ts.step(g.ID, tokens, rng)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("20 actions took %v while bots thought", d)
+	}
+}
+
+// TestAbandoned checks that a bot takes a human seat whose holder is away
+// for the table's grace, and plays on.
+func TestAbandoned(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "abandon_ms": 300, "takeover": "random"}`)
+	spectator := ts.dial(g.ID, "", 0)
+	start := time.Now()
+	e := spectator.until(func(e server.Event) bool { return e.Kind == server.KindSeat })
+	if d := time.Since(start); d < 250*time.Millisecond {
+		t.Fatalf("seat taken after %v, before the grace of 300ms", d)
+	}
+	if e.Seat != "South" || e.Player != "bot:random" || e.Reason != server.ReasonAbandoned {
+		t.Fatalf("seat event %+v", e)
+	}
+	spectator.until(func(e server.Event) bool {
+		return e.Kind == server.KindAction && e.Seat == "South" && e.By == server.ByBot
+	})
+	st := ts.state(g.ID)
+	if st.Seats[0].Player != "bot:random" {
+		t.Fatalf("seat %+v", st.Seats[0])
+	}
+	// The former holder can no longer act.
+	status, body := ts.request("POST", "/api/games/"+g.ID+"/actions", g.Seats[0].Token, `{"action": "pass"}`)
+	wantError(t, status, body, http.StatusConflict, server.ECONFLICT)
+}
+
+// TestConnectedNotAbandoned checks that a connected player keeps the seat
+// past the grace.
+func TestConnectedNotAbandoned(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(`{"seats": ["human", "human", "human", "human"], "abandon_ms": 100, "auto_pass": false}`)
+	for _, s := range g.Seats {
+		ts.dial(g.ID, s.Token, 0)
+	}
+	time.Sleep(400 * time.Millisecond)
+	st := ts.state(g.ID)
+	if st.Seq != 2 || st.Seats[0].Player != "human" || st.Seats[0].Online == nil || !*st.Seats[0].Online {
+		t.Fatalf("state %+v", st)
+	}
+}
+
+// TestTimeout checks both policies for a player out of time: the seat
+// passes (or the server moves for it), or a bot takes it.
+func TestTimeout(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	t.Run("pass", func(t *testing.T) {
+		g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "turn_ms": 200, "auto_pass": false}`)
+		south := ts.dial(g.ID, g.Seats[0].Token, 0)
+		roll := south.until(func(e server.Event) bool { return e.ToAct == "South" && len(e.Actions) > 0 })
+		if roll.Deadline == nil || roll.Deadline.Sub(roll.At) != 200*time.Millisecond {
+			t.Fatalf("event %+v: want a deadline 200ms after it", roll)
+		}
+		e := south.until(func(e server.Event) bool { return e.Kind == server.KindAction })
+		if e.Seat != "South" || e.By != server.ByTimeout {
+			t.Fatalf("action %+v, want South's by timeout", e)
+		}
+		if late := time.Since(*roll.Deadline); late < 0 {
+			t.Fatalf("played %v before the deadline", -late)
+		}
+		// The seat stays the player's: its next turn has a deadline again.
+		next := south.until(func(e server.Event) bool { return e.ToAct == "South" && len(e.Actions) > 0 })
+		if next.Deadline == nil || ts.state(g.ID).Seats[0].Player != "human" {
+			t.Fatalf("next turn %+v", next)
+		}
+	})
+	t.Run("bot", func(t *testing.T) {
+		g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "turn_ms": 200, "on_timeout": "bot", "takeover": "random", "auto_pass": false}`)
+		south := ts.dial(g.ID, g.Seats[0].Token, 0)
+		e := south.until(func(e server.Event) bool { return e.Kind == server.KindSeat })
+		if e.Seat != "South" || e.Reason != server.ReasonTimeout || e.Player != "bot:random" {
+			t.Fatalf("seat event %+v", e)
+		}
+		south.until(func(e server.Event) bool {
+			return e.Kind == server.KindAction && e.Seat == "South" && e.By == server.ByBot
+		})
+	})
+	t.Run("in time", func(t *testing.T) {
+		g := ts.create(`{"seats": ["human", "human", "human", "human"], "turn_ms": 5000, "auto_pass": false}`)
+		st := ts.state(g.ID)
+		status, body := ts.request("POST", "/api/games/"+g.ID+"/actions", g.Seats[0].Token, `{"action": "`+st.Actions[0]+`"}`)
+		if status != http.StatusOK {
+			t.Fatalf("%d %s", status, body)
+		}
+	})
+}
+
+// TestRestart stops a server in the middle of games, starts another on the
+// same database, and checks that every game goes on where it was: the same
+// events, its bots playing, and its deadline kept.
+func TestRestart(t *testing.T) {
+	path := t.TempDir() + "/games.db"
+	ts := newTestServer(t, testConfig(), openStore(t, path))
+	humans := ts.create(fourHumans)
+	tokens := tokensOf(humans)
+	timed := ts.create(`{"seats": ["human", "human", "human", "human"], "turn_ms": 1500, "auto_pass": false}`)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 15 {
+		ts.step(humans.ID, tokens, rng)
+	}
+	before, beforeTimed := ts.state(humans.ID), ts.state(timed.ID)
+	spectator := ts.dial(humans.ID, "", 0)
+	for spectator.lastSeq() < before.Seq {
+		spectator.next()
+	}
+	ts.stop()
+	if s := spectator.closed(); s != websocket.StatusGoingAway {
+		t.Fatalf("spectator closed with %v, want going away", s)
+	}
+
+	ts2 := newTestServer(t, testConfig(), openStore(t, path))
+	after := ts2.state(humans.ID)
+	sameState(t, before, after)
+	back := ts2.dial(humans.ID, "", 0)
+	for back.lastSeq() < after.Seq {
+		back.next()
+	}
+	eventsEqual(t, back.events, spectator.events)
+	afterTimed := ts2.state(timed.ID)
+	if afterTimed.Deadline == nil || !afterTimed.Deadline.Equal(*beforeTimed.Deadline) {
+		t.Fatalf("deadline %v after the restart, %v before", afterTimed.Deadline, beforeTimed.Deadline)
+	}
+	// The timed game's deadline passes: the server plays for South.
+	ts2.waitState(timed.ID, 5*time.Second, func(s *server.State) bool { return s.Seq > afterTimed.Seq })
+	if time.Now().Before(*beforeTimed.Deadline) {
+		t.Fatal("moved before the deadline")
+	}
+	for ts2.state(humans.ID).Status == "live" {
+		ts2.step(humans.ID, tokens, rng)
+	}
+	checkRecord(t, ts2, humans.ID, ts2.state(humans.ID))
+}
+
+// TestPages checks /, /healthz and /metrics.
+func TestPages(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(fourHumans)
+	ts.step(g.ID, tokensOf(g), rand.New(rand.NewPCG(1, 1)))
+	ts.dial(g.ID, "", 0)
+	for _, c := range []struct{ path, want string }{
+		{"/", `href="/api/games"`},
+		{"/healthz", "ok"},
+		{"/metrics", "chaturaji_games_live 1\n"},
+		{"/metrics", "chaturaji_games_total 1\n"},
+		{"/metrics", "chaturaji_actions_total "},
+		{"/metrics", "chaturaji_ws_connections 1\n"},
+		{"/metrics", `chaturaji_action_latency_seconds_bucket{le="+Inf"} 1`},
+		{"/metrics", "process_resident_memory_bytes "},
+		{"/metrics", "go_memory_total_bytes "},
+	} {
+		status, body := ts.request("GET", c.path, "", "")
+		if status != http.StatusOK || !strings.Contains(string(body), c.want) {
+			t.Errorf("GET %s: %d, want %q in:\n%s", c.path, status, c.want, body)
+		}
+	}
+}
+
+// TestShutdownRefuses checks that a server shutting down refuses new games
+// and says so on /healthz.
+func TestShutdownRefuses(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ts.srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	status, body := ts.request("POST", "/api/games", "", fourHumans)
+	wantError(t, status, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
+	if status, _ := ts.request("GET", "/healthz", "", ""); status != http.StatusServiceUnavailable {
+		t.Fatalf("healthz: %d", status)
+	}
+}
+
+// TestAllowedOrigin checks that an allowed origin may act and connect from
+// a browser, where others may not.
+func TestAllowedOrigin(t *testing.T) {
+	cfg := testConfig()
+	cfg.Origins = []string{"https://client.example"}
+	ts := newTestServer(t, cfg, nil)
+	status, body := ts.request("POST", "/api/games", "", fourHumans, "Origin", "https://client.example", "Sec-Fetch-Site", "cross-site")
+	if status != http.StatusCreated {
+		t.Fatalf("create from an allowed origin: %d %s", status, body)
+	}
+	var g server.Created
+	json.Unmarshal(body, &g)
+	if _, err := ts.tryDial(g.ID, g.Seats[0].Token, 0, http.Header{"Origin": {"https://client.example"}}); err != nil {
+		t.Fatalf("WebSocket from an allowed origin: %v", err)
+	}
+	status, body = ts.request("POST", "/api/games", "", fourHumans, "Origin", "https://other.example", "Sec-Fetch-Site", "cross-site")
+	wantError(t, status, body, http.StatusForbidden, server.EFORBIDDEN)
+}

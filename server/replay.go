@@ -1,0 +1,105 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// replayed is a game rebuilt from the store: its table and seats as its
+// events left them, its rules.Game, and its last event.
+type replayed struct {
+	info  *store.Game // the seats as the events left them
+	table Table
+	game  *rules.Game
+	seq   int64
+	last  *Event // nil before the first event
+}
+
+// replay rebuilds a game from its stored table and events: the dice are
+// drawn again from the seed and must be the ones recorded, and every action
+// must be legal, so a store that was tampered with is noticed.
+func replay(info *store.Game, events []store.Event) (*replayed, error) {
+	pr, err := rules.Lookup(info.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", info.ID, err)
+	}
+	if len(info.Seed) != len(rules.Seed{}) {
+		return nil, fmt.Errorf("game %s: seed of %d bytes", info.ID, len(info.Seed))
+	}
+	var seed rules.Seed
+	copy(seed[:], info.Seed)
+	start, err := rules.ParsePosition(pr, info.Start)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: start: %w", info.ID, err)
+	}
+	r := &replayed{info: cloneGame(info), game: rules.NewGameFrom(start, seed)}
+	if err := json.Unmarshal(info.Settings, &r.table); err != nil {
+		return nil, fmt.Errorf("game %s: settings: %w", info.ID, err)
+	}
+	for _, se := range events {
+		if err := r.apply(se); err != nil {
+			return nil, fmt.Errorf("game %s: event %d (%s): %w", info.ID, se.Seq, se.Kind, err)
+		}
+	}
+	return r, nil
+}
+
+// apply plays one stored event on the game.
+func (r *replayed) apply(se store.Event) error {
+	if se.Seq != r.seq+1 {
+		return fmt.Errorf("follows event %d", r.seq)
+	}
+	e := new(Event)
+	if err := json.Unmarshal(se.Data, e); err != nil {
+		return err
+	}
+	pr := r.game.Preset()
+	switch e.Kind {
+	case KindRoll:
+		roll, err := r.game.Roll()
+		if err != nil {
+			return err
+		}
+		if roll.String() != e.Roll {
+			return fmt.Errorf("recorded roll %s, the seed gives %s", e.Roll, roll)
+		}
+	case KindAction:
+		if err := r.game.PlayString(e.Action); err != nil {
+			return err
+		}
+	case KindSeat:
+		s, ok := seatNamed(pr, e.Seat)
+		if !ok {
+			return fmt.Errorf("no seat %q", e.Seat)
+		}
+		r.info.Seats[seatIndex(pr, s)].Player = e.Player
+	case KindStart, KindEnd:
+	default:
+		return fmt.Errorf("unknown kind")
+	}
+	if e.Position != "" && e.Position != r.game.Position().String() {
+		return fmt.Errorf("recorded position %s, replayed %s", e.Position, r.game.Position())
+	}
+	r.seq = se.Seq
+	r.last = e
+	return nil
+}
+
+// deadline returns the decision deadline the last event set, zero if none.
+func (r *replayed) deadline() time.Time {
+	if r.last == nil || r.last.Deadline == nil {
+		return time.Time{}
+	}
+	return *r.last.Deadline
+}
+
+// cloneGame copies a stored game deep enough that its seats can change.
+func cloneGame(g *store.Game) *store.Game {
+	c := *g
+	c.Seats = append([]store.Seat(nil), g.Seats...)
+	return &c
+}

@@ -1,0 +1,318 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// Server is the game server: its live games, each run by a loop of its own,
+// and the API that reaches them.
+type Server struct {
+	cfg      Config
+	store    store.Store
+	log      *slog.Logger
+	metrics  *metrics
+	ctx      context.Context // cancelled by Shutdown: bots and background work stop
+	cancel   context.CancelFunc
+	botSlots chan struct{}
+	requests *addrLimiter
+	cop      *http.CrossOriginProtection // nil if any origin is allowed
+
+	loading sync.Mutex // one game loads at a time, so none loads twice
+	mu      sync.Mutex
+	games   map[string]*live
+	closing bool
+	wg      sync.WaitGroup // game loops and WebSocket connections
+}
+
+// New returns a server that keeps its games in st and logs to logger. Start
+// loads the live games; Handler serves the API.
+func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
+	cfg = cfg.withDefaults()
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		cfg:      cfg,
+		store:    st,
+		log:      logger,
+		metrics:  newMetrics(),
+		ctx:      ctx,
+		cancel:   cancel,
+		botSlots: make(chan struct{}, cfg.BotWorkers),
+		requests: newAddrLimiter(cfg.RequestRate, cfg.RequestBurst),
+		games:    make(map[string]*live),
+	}
+	s.cop = s.crossOriginProtection()
+	return s
+}
+
+// Start loads every live game from the store and resumes it exactly where
+// it was: its events are replayed, and its bots and clocks start again
+// (deadlines are absolute times, so a restart honours them).
+func (s *Server) Start(ctx context.Context) error {
+	games, err := s.store.Games(ctx, store.Filter{Status: store.Live, Limit: math.MaxInt32})
+	if err != nil {
+		return fmt.Errorf("server: listing live games: %w", err)
+	}
+	loaded := 0
+	for _, g := range games {
+		if _, err := s.load(ctx, g.ID); err != nil {
+			s.log.Error("loading game", "game", g.ID, "err", err)
+			continue
+		}
+		loaded++
+	}
+	s.log.Info("live games resumed", "games", loaded)
+	go s.sweep()
+	return nil
+}
+
+// Shutdown stops the server's games and closes its WebSockets (with a
+// going-away status: clients reconnect and catch up). Every accepted action
+// has been saved already; what is in flight is refused. It returns when
+// everything has stopped or ctx is done.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.closing {
+		s.closing = true
+		for _, l := range s.games {
+			close(l.quit)
+		}
+	}
+	s.mu.Unlock()
+	s.cancel()
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// track counts a goroutine that Shutdown waits for; false if the server is
+// shutting down.
+func (s *Server) track() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+// start registers a live game and runs its loop.
+func (s *Server) start(l *live) bool {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return false
+	}
+	s.games[l.id] = l
+	s.wg.Add(1)
+	s.mu.Unlock()
+	s.metrics.gamesLive.Add(1)
+	go func() {
+		defer s.wg.Done()
+		l.run()
+	}()
+	return true
+}
+
+// remove forgets a game whose loop has stopped.
+func (s *Server) remove(l *live) {
+	s.mu.Lock()
+	if s.games[l.id] == l {
+		delete(s.games, l.id)
+	}
+	s.mu.Unlock()
+	s.metrics.gamesLive.Add(-1)
+}
+
+// lookup returns the live game with the given id, or if it is not live, its
+// stored table. A live game that is not loaded (its loop stopped after a
+// store failure) is loaded again.
+func (s *Server) lookup(ctx context.Context, id string) (*live, *store.Game, error) {
+	if !validID(id) {
+		return nil, nil, Errorf(ENOTFOUND, "no game %q", id)
+	}
+	s.mu.Lock()
+	l, closing := s.games[id], s.closing
+	s.mu.Unlock()
+	if l != nil {
+		return l, nil, nil
+	}
+	info, err := s.store.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, Errorf(ENOTFOUND, "no game %q", id)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("server: reading game %s: %w", id, err)
+	}
+	if info.Status == store.Live && !closing {
+		if l, err := s.load(ctx, id); err == nil {
+			return l, nil, nil
+		}
+	}
+	return nil, info, nil
+}
+
+// load loads a live game from the store and starts its loop, unless it is
+// loaded already.
+func (s *Server) load(ctx context.Context, id string) (*live, error) {
+	s.loading.Lock()
+	defer s.loading.Unlock()
+	s.mu.Lock()
+	l := s.games[id]
+	s.mu.Unlock()
+	if l != nil {
+		return l, nil
+	}
+	r, err := s.read(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l = newLive(s, r)
+	if !s.start(l) {
+		return nil, Errorf(EUNAVAILABLE, "the server is shutting down")
+	}
+	return l, nil
+}
+
+// read rebuilds a game from the store.
+func (s *Server) read(ctx context.Context, id string) (*replayed, error) {
+	info, err := s.store.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := s.store.Events(ctx, id, 0)
+	if err != nil {
+		return nil, err
+	}
+	return replay(info, evs)
+}
+
+// validID reports whether id could be a game's id, so that garbage never
+// reaches the store.
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Created is the answer to POST /api/games: the new game's id, the hash of
+// its dice seed, and its seats with the secret token of each human seat,
+// shown this once.
+type Created struct {
+	ID       string        `json:"id"`
+	Rules    string        `json:"rules"`
+	SeedHash string        `json:"seed_hash"`
+	Seats    []CreatedSeat `json:"seats"`
+	Table    Table         `json:"table"`
+}
+
+// CreatedSeat is one seat of a new game.
+type CreatedSeat struct {
+	Seat   string `json:"seat"`
+	Player string `json:"player"`
+	Name   string `json:"name,omitempty"`
+	Token  string `json:"token,omitempty"` // human seats only: the bearer token that acts for the seat
+}
+
+// create starts a new game: a fresh seed from the operating system's
+// cryptographic source, whose SHA-256 is published now; a token for each
+// human seat, of which the store keeps only the hash. It returns once the
+// start event and the first roll are saved.
+func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
+	s.mu.Lock()
+	closing, n := s.closing, len(s.games)
+	s.mu.Unlock()
+	if closing {
+		return nil, Errorf(EUNAVAILABLE, "the server is shutting down")
+	}
+	if n >= s.cfg.MaxLiveGames {
+		return nil, Errorf(EUNAVAILABLE, "the server has %d live games, its limit; try again later", n)
+	}
+	pr, table, err := ng.check(s.cfg)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := json.Marshal(table)
+	if err != nil {
+		return nil, err
+	}
+	seed := rules.NewSeed()
+	now := stamp()
+	info := &store.Game{
+		ID:       newID(),
+		Rules:    pr.Name,
+		Seed:     seed[:],
+		SeedHash: seed.Commitment(),
+		Start:    pr.StartPosition().String(),
+		Settings: settings,
+		Status:   store.Live,
+		Created:  now,
+		Updated:  now,
+	}
+	c := &Created{ID: info.ID, Rules: info.Rules, SeedHash: info.SeedHash, Table: table}
+	for i, player := range ng.Seats {
+		seat := store.Seat{Player: player}
+		if i < len(ng.Names) {
+			seat.Name = ng.Names[i]
+		}
+		cs := CreatedSeat{Seat: pr.Seats()[i].String(), Player: player, Name: seat.Name}
+		if player == Human {
+			cs.Token, seat.TokenHash = newToken()
+		}
+		info.Seats = append(info.Seats, seat)
+		c.Seats = append(c.Seats, cs)
+	}
+	if err := s.store.CreateGame(ctx, info); err != nil {
+		return nil, fmt.Errorf("server: creating game: %w", err)
+	}
+	l := newLive(s, &replayed{info: cloneGame(info), table: table, game: rules.NewGame(pr, seed)})
+	if !s.start(l) {
+		return nil, Errorf(EUNAVAILABLE, "the server is shutting down")
+	}
+	s.metrics.gamesTotal.Add(1)
+	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", ng.Seats)
+	l.call(ctx, func() {}) // the loop has saved the start and the first roll
+	return c, nil
+}
+
+// sweep forgets idle clients of the rate limiter now and then.
+func (s *Server) sweep() {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case now := <-t.C:
+			s.requests.sweep(now)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package server
+
+import (
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// State is a game as GET /api/games/{id} shows it: the table, the position,
+// who is to act with which legal actions, the dice, the scores, and once the
+// game is over its ranking and seed.
+type State struct {
+	ID       string     `json:"id"`
+	Rules    string     `json:"rules"`
+	Status   string     `json:"status"` // "live" or "finished"
+	Seats    []SeatInfo `json:"seats"`
+	SeedHash string     `json:"seed_hash"`
+	Table    Table      `json:"table"`
+	Seq      int64      `json:"seq"` // the number of the last event
+	Created  time.Time  `json:"created"`
+	Updated  time.Time  `json:"updated"`
+
+	Position string     `json:"position"`
+	ToAct    string     `json:"to_act,omitempty"`
+	Dice     string     `json:"dice"`
+	Scores   []int      `json:"scores"`
+	Actions  []string   `json:"actions"`
+	Deadline *time.Time `json:"deadline,omitempty"`
+
+	Ranks  []int  `json:"ranks,omitempty"`
+	Result string `json:"result,omitempty"`
+	End    string `json:"end,omitempty"`
+	Seed   string `json:"seed,omitempty"`
+}
+
+// Summary is one game of the list GET /api/games answers.
+type Summary struct {
+	ID       string     `json:"id"`
+	Rules    string     `json:"rules"`
+	Status   string     `json:"status"`
+	Seats    []SeatInfo `json:"seats"`
+	Seq      int64      `json:"seq"`
+	ToAct    string     `json:"to_act,omitempty"`
+	Scores   []int      `json:"scores,omitempty"`
+	Result   string     `json:"result,omitempty"`
+	Created  time.Time  `json:"created"`
+	Updated  time.Time  `json:"updated"`
+	SeedHash string     `json:"seed_hash"`
+}
+
+// seatInfos lists a game's seats as everyone may see them; online, if not
+// nil, says which human seats are connected.
+func seatInfos(pr *rules.Preset, seats []store.Seat, online []bool) []SeatInfo {
+	out := make([]SeatInfo, len(seats))
+	for i, s := range seats {
+		out[i] = SeatInfo{Seat: pr.Seats()[i].String(), Player: s.Player, Name: s.Name}
+		if online != nil && s.Player == Human {
+			on := online[i]
+			out[i].Online = &on
+		}
+	}
+	return out
+}
+
+// newState builds a game's state from its table, seats and last event.
+func newState(pr *rules.Preset, info *store.Game, table Table, seq int64, last *Event, online []bool, updated time.Time) *State {
+	st := &State{
+		ID:       info.ID,
+		Rules:    info.Rules,
+		Status:   string(store.Live),
+		Seats:    seatInfos(pr, info.Seats, online),
+		SeedHash: info.SeedHash,
+		Table:    table,
+		Seq:      seq,
+		Created:  info.Created,
+		Updated:  updated,
+		Actions:  []string{},
+	}
+	if last == nil {
+		st.Position = info.Start
+		return st
+	}
+	st.Position, st.ToAct, st.Dice, st.Scores = last.Position, last.ToAct, last.Dice, last.Scores
+	if last.Actions != nil {
+		st.Actions = last.Actions
+	}
+	st.Deadline = last.Deadline
+	if last.Kind == KindEnd {
+		st.Status = string(store.Finished)
+		st.Ranks, st.Result, st.End, st.Seed = last.Ranks, last.Result, last.End, last.Seed
+	}
+	return st
+}
+
+func (st *State) summary() Summary {
+	s := Summary{
+		ID: st.ID, Rules: st.Rules, Status: st.Status, Seats: st.Seats, Seq: st.Seq,
+		ToAct: st.ToAct, Scores: st.Scores, Result: st.Result,
+		Created: st.Created, Updated: st.Updated, SeedHash: st.SeedHash,
+	}
+	s.Seats = append([]SeatInfo(nil), st.Seats...)
+	for i := range s.Seats {
+		s.Seats[i].Online = nil
+	}
+	return s
+}

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/chaturaji/chaturaji/ai"
+	"github.com/chaturaji/chaturaji/rules"
+)
+
+// The players a seat may have.
+const (
+	Human     = "human" // a person or a program holding the seat's token
+	botPrefix = "bot:"  // "bot:" and an ai.New spec: "bot:strong", "bot:3"
+)
+
+// The policies of a table for a player out of time.
+const (
+	TimeoutPass = "pass" // the seat passes this turn (see Table.OnTimeout)
+	TimeoutBot  = "bot"  // a bot takes the seat for the rest of the game
+)
+
+// NewGame is the body of POST /api/games: the rules and who sits where.
+type NewGame struct {
+	// Rules names the preset (rules.Names), "chaturaji" if empty.
+	Rules string `json:"rules"`
+	// Seats has one entry per seat of the preset, South first: "human", or
+	// "bot:" and a player spec: "bot:random", "bot:greedy", "bot:strong",
+	// "bot:1".."bot:8" (or "bot:level:N").
+	Seats []string `json:"seats"`
+	// Names optionally names the seats' players, for others to see.
+	Names []string `json:"names,omitempty"`
+	// TurnMS is the time in milliseconds each human decision may take; 0
+	// for none.
+	TurnMS int64 `json:"turn_ms,omitempty"`
+	// OnTimeout is what happens to a player out of time: "pass" (default)
+	// or "bot".
+	OnTimeout string `json:"on_timeout,omitempty"`
+	// AbandonMS is how long, in milliseconds, the turn of a human seat with
+	// no connection waits before a bot takes the seat; 0 for the server's
+	// default.
+	AbandonMS int64 `json:"abandon_ms,omitempty"`
+	// Takeover is the player spec of a bot that takes over a seat
+	// ("greedy" if empty).
+	Takeover string `json:"takeover,omitempty"`
+	// AutoPass, true unless set to false, plays `pass` at once for a seat
+	// whose only legal action it is.
+	AutoPass *bool `json:"auto_pass,omitempty"`
+}
+
+// Table is a game's settings as the server keeps them: the time control,
+// what happens to absent players, and the bot that takes over.
+type Table struct {
+	TurnMS    int64  `json:"turn_ms"`    // milliseconds a human decision may take; 0: untimed
+	OnTimeout string `json:"on_timeout"` // TimeoutPass or TimeoutBot
+	AbandonMS int64  `json:"abandon_ms"` // grace of an absent player's turn
+	Takeover  string `json:"takeover"`   // ai.New spec of the bot that takes over
+	AutoPass  bool   `json:"auto_pass"`  // a forced `pass` is played at once
+}
+
+func (t Table) turnTime() time.Duration { return time.Duration(t.TurnMS) * time.Millisecond }
+func (t Table) grace() time.Duration    { return time.Duration(t.AbandonMS) * time.Millisecond }
+
+// maxMS bounds the times of a table: a week.
+const maxMS = 7 * 24 * 3600 * 1000
+
+// maxName bounds the length of a player's name, in bytes.
+const maxName = 40
+
+// check validates a request against the rules and the server's limits and
+// returns the preset and the table it asks for.
+func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
+	var t Table
+	name := ng.Rules
+	if name == "" {
+		name = "chaturaji"
+	}
+	pr, err := rules.Lookup(name)
+	if err != nil {
+		return nil, t, Errorf(EINVALID, "unknown rules %q (known: %s)", name, strings.Join(rules.Names(), ", "))
+	}
+	n := pr.NumSeats()
+	if len(ng.Seats) != n {
+		return nil, t, Errorf(EINVALID, "rules %s have %d seats, the request names %d", pr.Name, n, len(ng.Seats))
+	}
+	for i, s := range ng.Seats {
+		if err := checkPlayer(s); err != nil {
+			return nil, t, Errorf(EINVALID, "seat %d (%s): %v", i+1, pr.Seats()[i], err)
+		}
+	}
+	if len(ng.Names) > n {
+		return nil, t, Errorf(EINVALID, "%d names for %d seats", len(ng.Names), n)
+	}
+	for i, s := range ng.Names {
+		if err := checkName(s); err != nil {
+			return nil, t, Errorf(EINVALID, "name of seat %d (%s): %v", i+1, pr.Seats()[i], err)
+		}
+	}
+	minMS := cfg.MinTime.Milliseconds()
+	t.TurnMS = ng.TurnMS
+	if t.TurnMS != 0 && (t.TurnMS < minMS || t.TurnMS > maxMS) {
+		return nil, t, Errorf(EINVALID, "turn_ms %d: want 0 (untimed) or %d to %d", t.TurnMS, minMS, maxMS)
+	}
+	t.OnTimeout = ng.OnTimeout
+	switch t.OnTimeout {
+	case "":
+		t.OnTimeout = TimeoutPass
+	case TimeoutPass, TimeoutBot:
+	default:
+		return nil, t, Errorf(EINVALID, "on_timeout %q: want %q or %q", t.OnTimeout, TimeoutPass, TimeoutBot)
+	}
+	t.AbandonMS = ng.AbandonMS
+	switch {
+	case t.AbandonMS == 0:
+		t.AbandonMS = cfg.Grace.Milliseconds()
+	case t.AbandonMS < minMS || t.AbandonMS > maxMS:
+		return nil, t, Errorf(EINVALID, "abandon_ms %d: want 0 (the server's default) or %d to %d", t.AbandonMS, minMS, maxMS)
+	}
+	t.Takeover = ng.Takeover
+	if t.Takeover == "" {
+		t.Takeover = "greedy"
+	}
+	if _, err := ai.New(t.Takeover, 0); err != nil {
+		return nil, t, Errorf(EINVALID, "takeover %q: %v", t.Takeover, err)
+	}
+	t.AutoPass = ng.AutoPass == nil || *ng.AutoPass
+	return pr, t, nil
+}
+
+// checkPlayer checks a seat's player: "human" or "bot:SPEC".
+func checkPlayer(s string) error {
+	if s == Human {
+		return nil
+	}
+	spec, ok := strings.CutPrefix(s, botPrefix)
+	if !ok {
+		return fmt.Errorf("player %q: want %q or \"bot:\" and a bot such as bot:random, bot:greedy, bot:strong, bot:1..bot:8", s, Human)
+	}
+	if _, err := ai.New(spec, 0); err != nil {
+		return fmt.Errorf("player %q: %v", s, err)
+	}
+	return nil
+}
+
+// botSpec returns the ai.New spec of a seat's player, and whether it is a
+// bot.
+func botSpec(player string) (string, bool) {
+	return strings.CutPrefix(player, botPrefix)
+}
+
+// checkName checks a player's name: printable text, no longer than maxName.
+func checkName(s string) error {
+	if len(s) > maxName {
+		return fmt.Errorf("%d bytes, over the limit of %d", len(s), maxName)
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("not UTF-8")
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return fmt.Errorf("%q is not printable", r)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,309 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/store"
+	"github.com/coder/websocket"
+)
+
+// maxStrikes is how many messages over its rate a connection may send
+// before it is closed.
+const maxStrikes = 10
+
+// hardLimitFactor sets the WebSocket library's own read limit, past which
+// it closes the connection at once (status 1009), as a multiple of
+// Config.MaxMessage; below it the server answers an oversized message with
+// an error first.
+const hardLimitFactor = 16
+
+// wsConn is one WebSocket client of a game: a player holding a seat's
+// token, or a spectator.
+type wsConn struct {
+	srv  *Server
+	conn *websocket.Conn
+	id   string
+	pr   *rules.Preset
+	live *live // nil once the game is over
+	seat int   // the seat held, -1 for a spectator
+}
+
+// handleWS is GET /api/games/{id}/ws[?after=N][&token=TOKEN]: a WebSocket
+// that sends the game's events after event N, then each new one as it
+// happens; a seat's holder (token in the Authorization header or the token
+// parameter) may send actions on it.
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	after, err := afterParam(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	l, info, err := s.lookup(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var id string
+	var pr *rules.Preset
+	var hashes [][]byte
+	if l != nil {
+		id, pr, hashes = l.id, l.pr, l.hashes
+	} else {
+		id, hashes = info.ID, tokenHashes(info.Seats)
+		if pr, err = rules.Lookup(info.Rules); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	seat := -1
+	token := bearer(r)
+	if token == "" {
+		token = r.URL.Query().Get("token")
+	}
+	if token != "" {
+		if seat = seatOfToken(hashes, token); seat < 0 {
+			s.fail(w, r, Errorf(EUNAUTHORIZED, "the token opens no seat of game %s", id))
+			return
+		}
+	}
+	if !s.originAllowed(r) {
+		s.fail(w, r, Errorf(EFORBIDDEN, "WebSocket from origin %q refused: only the server's own pages and allowed origins may connect", r.Header.Get("Origin")))
+		return
+	}
+	if !s.track() {
+		s.fail(w, r, Errorf(EUNAVAILABLE, "the server is shutting down"))
+		return
+	}
+	defer s.wg.Done()
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+		InsecureSkipVerify: true, // the origin is checked above
+		CompressionMode:    websocket.CompressionDisabled,
+	})
+	if err != nil {
+		return // Accept has answered
+	}
+	conn.SetReadLimit(s.cfg.MaxMessage * hardLimitFactor)
+	s.metrics.wsConns.Add(1)
+	defer s.metrics.wsConns.Add(-1)
+	c := &wsConn{srv: s, conn: conn, id: id, pr: pr, live: l, seat: seat}
+	c.serve(r.Context(), after)
+}
+
+// serve sends the hello, the events the client missed and then the live
+// ones, while a reader goroutine takes the client's messages.
+func (c *wsConn) serve(ctx context.Context, after int64) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer c.conn.CloseNow()
+
+	var sub *subscriber
+	var last int64
+	var now *State // the game at event last
+	if c.live != nil {
+		err := c.live.call(ctx, func() {
+			sub, last = c.live.subscribe(c.seat)
+			now = c.live.state.Load()
+		})
+		if err != nil {
+			c.live = nil // over: serve it from the store
+		} else {
+			defer c.live.post(context.Background(), func() { c.live.unsubscribe(sub) })
+		}
+	}
+	if c.live == nil {
+		info, err := c.srv.store.Game(ctx, c.id)
+		if err != nil {
+			c.conn.Close(websocket.StatusInternalError, "the game could not be read")
+			return
+		}
+		last = info.LastEvent
+	}
+	if after > last {
+		c.sendError(ctx, Errorf(EINVALID, "after=%d is past the game's last event, %d", after, last), "")
+		c.conn.Close(websocket.StatusPolicyViolation, "after is past the last event")
+		return
+	}
+	hello := &Event{Kind: KindHello, Game: c.id, Last: last, Status: string(store.Finished)}
+	if now != nil {
+		// The decision open now, for a client that missed nothing.
+		hello.Position, hello.ToAct, hello.Dice, hello.Scores = now.Position, now.ToAct, now.Dice, now.Scores
+		hello.Actions, hello.Deadline, hello.Status = now.Actions, now.Deadline, now.Status
+	}
+	if c.seat >= 0 {
+		hello.Seat = c.pr.Seats()[c.seat].String()
+	}
+	if err := c.send(ctx, hello); err != nil {
+		return
+	}
+	// The events the client missed come from the store: every event up to
+	// last is saved, and the subscription holds every one after it.
+	if after < last {
+		evs, err := c.srv.store.Events(ctx, c.id, after)
+		if err != nil {
+			c.conn.Close(websocket.StatusInternalError, "the game's events could not be read")
+			return
+		}
+		for _, e := range evs {
+			if e.Seq > last {
+				break
+			}
+			if err := c.write(ctx, e.Data); err != nil {
+				return
+			}
+		}
+	}
+	if sub == nil {
+		c.conn.Close(websocket.StatusNormalClosure, "game over")
+		return
+	}
+	go c.read(ctx, cancel)
+	go c.ping(ctx, cancel)
+	for {
+		select {
+		case data, ok := <-sub.ch:
+			if !ok {
+				c.close(sub.why)
+				return
+			}
+			if err := c.write(ctx, data); err != nil {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// close closes the connection for the reason its subscription ended.
+func (c *wsConn) close(why closeReason) {
+	switch why {
+	case reasonOver:
+		c.conn.Close(websocket.StatusNormalClosure, "game over")
+	case reasonSlow:
+		c.conn.Close(websocket.StatusTryAgainLater, "too slow: reconnect with after= your last event")
+	default:
+		c.conn.Close(websocket.StatusGoingAway, "server shutting down: reconnect with after= your last event")
+	}
+}
+
+// read takes the client's messages: each must be text, at most
+// Config.MaxMessage bytes (else an error and close status 1009), within the
+// connection's rate (else an error; close status 1008 if it goes on), and
+// JSON of a Message.
+func (c *wsConn) read(ctx context.Context, cancel context.CancelFunc) {
+	defer cancel()
+	cfg := c.srv.cfg
+	var rate bucket
+	strikes := 0
+	for {
+		typ, rd, err := c.conn.Reader(ctx)
+		if err != nil {
+			return
+		}
+		data, err := io.ReadAll(io.LimitReader(rd, cfg.MaxMessage+1))
+		if err != nil {
+			return
+		}
+		if int64(len(data)) > cfg.MaxMessage {
+			c.sendError(ctx, Errorf(ETOOLARGE, "message over the limit of %d bytes", cfg.MaxMessage), "")
+			c.conn.Close(websocket.StatusMessageTooBig, fmt.Sprintf("message over %d bytes", cfg.MaxMessage))
+			return
+		}
+		if !rate.allow(time.Now(), cfg.MessageRate, cfg.MessageBurst) {
+			strikes++
+			if strikes > maxStrikes {
+				c.sendError(ctx, Errorf(ETOOMANY, "too many messages: closing"), "")
+				c.conn.Close(websocket.StatusPolicyViolation, "too many messages")
+				return
+			}
+			c.sendError(ctx, Errorf(ETOOMANY, "over the limit of %g messages a second: message ignored", cfg.MessageRate), "")
+			continue
+		}
+		if typ != websocket.MessageText {
+			c.sendError(ctx, Errorf(EINVALID, "binary message: send JSON text"), "")
+			continue
+		}
+		c.handle(ctx, data)
+	}
+}
+
+// handle acts on one message.
+func (c *wsConn) handle(ctx context.Context, data []byte) {
+	start := time.Now()
+	var m Message
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&m); err != nil {
+		c.sendError(ctx, Errorf(EINVALID, "malformed JSON message: %v", err), "")
+		return
+	}
+	switch m.Kind {
+	case "action":
+	default:
+		c.sendError(ctx, Errorf(EINVALID, "unknown message kind %q: want \"action\"", m.Kind), "")
+		return
+	}
+	if c.seat < 0 {
+		c.sendError(ctx, Errorf(EUNAUTHORIZED, "spectators cannot act: connect with a seat's token"), m.Action)
+		return
+	}
+	if err := c.srv.act(ctx, c.live, c.seat, &m); err != nil {
+		c.sendError(ctx, err, m.Action)
+		return
+	}
+	c.srv.metrics.latency.observe(time.Since(start))
+}
+
+// ping keeps the connection alive and notices a dead peer.
+func (c *wsConn) ping(ctx context.Context, cancel context.CancelFunc) {
+	interval := c.srv.cfg.PingInterval
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, pcancel := context.WithTimeout(ctx, interval)
+			err := c.conn.Ping(pctx)
+			pcancel()
+			if err != nil {
+				cancel()
+				return
+			}
+		}
+	}
+}
+
+// sendError tells the client why its message was refused; echo is the
+// refused action, if any.
+func (c *wsConn) sendError(ctx context.Context, err error, echo string) {
+	code := ErrorCode(err)
+	if code == EINTERNAL {
+		c.srv.log.Error("websocket message failed", "game", c.id, "err", err)
+	}
+	c.srv.metrics.reject(code)
+	c.send(ctx, &Event{Kind: KindError, Error: &Error{Code: code, Message: ErrorMessage(err)}, Echo: echo})
+}
+
+// send writes a message that is not a stored event.
+func (c *wsConn) send(ctx context.Context, e *Event) error {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return c.write(ctx, data)
+}
+
+// write writes one message, within Config.WriteTimeout.
+func (c *wsConn) write(ctx context.Context, data []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, c.srv.cfg.WriteTimeout)
+	defer cancel()
+	return c.conn.Write(ctx, websocket.MessageText, data)
+}
