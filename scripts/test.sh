@@ -25,6 +25,27 @@ fi
 step "go vet"
 go vet ./...
 
+# The tests need PostgreSQL (package store/postgres) and Chromium (package
+# web). Install whatever is missing in one go: apt-get update once, then one
+# apt-get install.
+step "system packages"
+missing=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+[ -x /usr/bin/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || missing+=(chromium fonts-dejavu-core)
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+		echo "test.sh: the tests need ${missing[*]}: install them (as root, with apt-get) and run again" >&2
+		exit 1
+	fi
+	echo "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+	echo "PostgreSQL and Chromium are installed"
+fi
+bash scripts/chromium.sh
+
 # The PostgreSQL tests fail without a server: start one unless we are given
 # one (a postgres:// URL of a database where tests may create schemas).
 step "PostgreSQL"

@@ -1,0 +1,170 @@
+package web_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chaturaji/chaturaji/web/webtest"
+)
+
+// The one browser of the test binary, started by the first test that needs
+// it and stopped by TestMain.
+var (
+	browserOnce sync.Once
+	browser     *webtest.Browser
+	browserErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browser != nil {
+		browser.Close()
+	}
+	os.Exit(code)
+}
+
+// newSite starts a game server with the web client for one test.
+func newSite(t *testing.T) *webtest.Site {
+	t.Helper()
+	s, err := webtest.NewSite(t.TempDir(), webtest.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// newPage opens a tab of the shared headless Chromium; the test fails if
+// Chromium is missing, with the command that installs it, and if the page
+// throws an error.
+func newPage(t *testing.T, width, height int64, mobile bool) *webtest.Page {
+	t.Helper()
+	browserOnce.Do(func() { browser, browserErr = webtest.NewBrowser() })
+	if browserErr != nil {
+		t.Fatalf("the browser tests need Chromium: %v", browserErr)
+	}
+	p, err := browser.Tab(width, height, mobile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if errs := p.Errors(); len(errs) > 0 {
+			t.Errorf("the page reported errors:\n%s", strings.Join(errs, "\n"))
+		}
+		p.Close()
+	})
+	return p
+}
+
+// must fails the test on an error.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func eval[T any](t *testing.T, p *webtest.Page, js string) T {
+	t.Helper()
+	v, err := webtest.Eval[T](p, js)
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", js, err)
+	}
+	return v
+}
+
+// boardSnapshot lists the pieces on the board, as "d2:bP d1:bK ...".
+const boardSnapshot = `[...document.querySelectorAll('#board g.piece')].map(g => g.dataset.square + ':' + g.dataset.piece).sort().join(' ')`
+
+// legalMoves lists the moves the page offers the player (its keyboard menu).
+const legalMoves = `[...document.querySelectorAll('#move-select option')].map(o => o.value).filter(Boolean)`
+
+// myTurn is true when the page lets its player move a piece.
+const myTurn = `document.querySelector('svg.board.can-act') && document.querySelectorAll('#board rect.movable').length > 0 && document.querySelectorAll('#move-select option[value]:not([value=""])').length > 0`
+
+func seq(t *testing.T, p *webtest.Page) int {
+	t.Helper()
+	return eval[int](t, p, `Number(document.body.dataset.seq || 0)`)
+}
+
+// waitSeqAfter waits until the page has handled an event after n.
+func waitSeqAfter(t *testing.T, p *webtest.Page, n int) {
+	t.Helper()
+	must(t, p.Wait(fmt.Sprintf(`Number(document.body.dataset.seq || 0) > %d`, n), 10*time.Second))
+}
+
+// TestPlayAgainstBots starts a game from the home page in one click, sees
+// the roll, moves by click-click and by drag-and-drop, has an illegal drop
+// refused, and asks for a hint.
+func TestPlayAgainstBots(t *testing.T) {
+	site := newSite(t)
+	p := newPage(t, 1280, 900, false)
+	must(t, p.Go(site.URL+"/"))
+	must(t, p.Wait(`document.querySelector('#preset option')`, 5*time.Second))
+	must(t, p.ClickElement("#play-now"))
+	must(t, p.Wait(`location.pathname.startsWith('/game/')`, 10*time.Second))
+
+	// The roll: a die, the kinds it moves, and the pieces it allows.
+	must(t, p.Wait(myTurn, 10*time.Second))
+	if n := eval[int](t, p, `document.querySelectorAll('#dice .die-box').length`); n != 1 {
+		t.Fatalf("%d dice shown, want 1", n)
+	}
+	banner := eval[string](t, p, `document.querySelector('#turn').textContent`)
+	if !strings.Contains(banner, "Your turn, South") || !strings.Contains(banner, "rolled") {
+		t.Errorf("turn banner %q: want South's turn and the roll", banner)
+	}
+
+	// Click-click: the first movable piece, then its first destination.
+	from := eval[string](t, p, `document.querySelector('#board rect.movable').dataset.square`)
+	must(t, p.ClickSquare(from))
+	must(t, p.Wait(`document.querySelector('#board circle.dest')`, 5*time.Second))
+	to := eval[string](t, p, `document.querySelector('#board circle.dest').dataset.square`)
+	before := seq(t, p)
+	must(t, p.ClickSquare(to))
+	waitSeqAfter(t, p, before)
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#moves').textContent.includes(%q)`, from+to), 5*time.Second))
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#board rect.last-move.to[data-seat="b"][data-square=%q]')`, to), 5*time.Second))
+
+	// Drag-and-drop: a legal move of the next turn.
+	must(t, p.Wait(myTurn, 10*time.Second))
+	moves := eval[[]string](t, p, legalMoves)
+	m := moves[0]
+	before = seq(t, p)
+	must(t, p.Drag(m[:2], m[2:4]))
+	waitSeqAfter(t, p, before)
+	must(t, p.Wait(fmt.Sprintf(`[...document.querySelectorAll('#moves .move-act')].some(e => e.textContent === %q)`, m), 5*time.Second))
+
+	// An illegal drop: refused with a message, the board unchanged.
+	must(t, p.Wait(myTurn, 10*time.Second))
+	moves = eval[[]string](t, p, legalMoves)
+	src := moves[0][:2]
+	illegal := ""
+	for _, sq := range []string{"h8", "a8", "h1", "e5", "d4", "e4", "a1"} {
+		legal := sq == src
+		for _, mv := range moves {
+			legal = legal || mv[:2] == src && mv[2:4] == sq
+		}
+		if !legal {
+			illegal = sq
+			break
+		}
+	}
+	snap := eval[string](t, p, boardSnapshot)
+	before = seq(t, p)
+	must(t, p.Drag(src, illegal))
+	must(t, p.Wait(`document.querySelector('#message').textContent.includes('Illegal move')`, 5*time.Second))
+	if got := eval[string](t, p, boardSnapshot); got != snap {
+		t.Errorf("the board changed after an illegal drop %s%s:\nbefore %s\nafter  %s", src, illegal, snap, got)
+	}
+	if s := seq(t, p); s != before {
+		t.Errorf("an illegal drop sent something: event %d, was %d", s, before)
+	}
+
+	// A hint: the strong bot's move, drawn as an arrow.
+	must(t, p.ClickElement("#hint"))
+	must(t, p.Wait(`document.querySelector('#board line.hint-arrow') && document.querySelector('#message').textContent.startsWith('Hint:')`, 10*time.Second))
+}

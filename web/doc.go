@@ -1,0 +1,20 @@
+// Package web is the browser client of Chaturaji: the pages (home, game,
+// replay, rules), their ES modules and style sheet, embedded in the binary,
+// and the few JSON endpoints the pages need that the game server's API does
+// not have, under /web/:
+//
+//	GET  /web/presets        every preset: seats, pieces, dice, thrones, start
+//	GET  /web/rules/{name}   one preset (house rules allowed) with its rules text
+//	POST /web/analyze        the strong bot's best action, line and expected scores
+//	POST /web/verify         check a game record's dice against its revealed seed
+//
+// The pages talk to the game server's API (/api/..., docs/api.md) from the
+// same origin; Handler serves everything else, so a binary mounts the server
+// on /api/ and this package on /:
+//
+//	mux.Handle("/api/", srv.Handler())
+//	mux.Handle("/", web.Handler(web.Options{}))
+//
+// The JavaScript is plain ES modules checked by `// @ts-check` and JSDoc
+// types: there is no build step.
+package web

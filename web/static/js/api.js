@@ -1,0 +1,220 @@
+// @ts-check
+// The game server's API (docs/api.md) and this client's own endpoints under
+// /web/, and the seat tokens kept in this browser.
+
+/**
+ * @typedef {{seat: string, letter: string, colour: string, throne: string}} SeatDef
+ * @typedef {{letter: string, name: string, role: string, points: number}} PieceDef
+ * @typedef {{die: string, count: number, faces: number[], words: Record<string,string>, kinds: Record<string,string>}} DiceDef
+ * @typedef {{name: string, values?: string[], help: string}} OptionDef
+ * @typedef {{name: string, title: string, source: string, seats: SeatDef[], order: string[],
+ *   pieces: PieceDef[], dice: DiceDef|null, goal: string, kingless: boolean, start: string,
+ *   options: OptionDef[], text?: string}} Preset
+ * @typedef {{seat: string, player: string, name?: string, online?: boolean}} SeatInfo
+ * @typedef {{turn_ms: number, on_timeout: string, abandon_ms: number, takeover: string, auto_pass: boolean}} Table
+ * @typedef {{seq?: number, kind: string, at?: string, seat?: string, roll?: string, action?: string,
+ *   by?: string, player?: string, reason?: string, rules?: string, seed_hash?: string,
+ *   seats?: SeatInfo[], table?: Table, position?: string, to_act?: string, dice?: string,
+ *   scores?: number[], actions?: string[], deadline?: string, status?: string, ranks?: number[],
+ *   result?: string, end?: string, seed?: string, game?: string, last?: number,
+ *   error?: {code: string, message: string}, echo?: string}} GameEvent
+ * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seed_hash: string,
+ *   table: Table, seq: number, created: string, updated: string, position: string,
+ *   to_act?: string, dice: string, scores: number[], actions: string[], deadline?: string,
+ *   ranks?: number[], result?: string, end?: string, seed?: string}} GameState
+ * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seq: number,
+ *   to_act?: string, scores?: number[], result?: string, created: string, updated: string,
+ *   seed_hash: string}} Summary
+ * @typedef {{id: string, rules: string, seed_hash: string,
+ *   seats: {seat: string, player: string, name?: string, token?: string}[], table: Table}} Created
+ * @typedef {{best: string, line: string[], expected: number[], depth: number, nodes: number,
+ *   elapsed_ms: number}} Analysis
+ */
+
+/** ApiError is a refused request, with the server's code and message. */
+export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * request sends a request and returns its JSON answer, or throws an
+ * ApiError with the server's message.
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ * @param {{token?: string, signal?: AbortSignal}} [opts]
+ * @returns {Promise<any>}
+ */
+export async function request(method, path, body, opts = {}) {
+  /** @type {Record<string,string>} */
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  let resp;
+  try {
+    resp = await fetch(path, {
+      method, headers, signal: opts.signal,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiError(0, 'ENETWORK', 'the server cannot be reached');
+  }
+  const text = await resp.text();
+  /** @type {any} */
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = text; }
+  if (!resp.ok) {
+    const err = data && data.error ? data.error : { code: String(resp.status), message: text || resp.statusText };
+    throw new ApiError(resp.status, err.code, err.message);
+  }
+  return data;
+}
+
+/** @type {Map<string, Promise<Preset>>} */
+const presetCache = new Map();
+
+/**
+ * preset returns a preset (house rules allowed) with its rules text.
+ * @param {string} name
+ * @returns {Promise<Preset>}
+ */
+export function preset(name) {
+  let p = presetCache.get(name);
+  if (!p) {
+    p = request('GET', `/web/rules/${encodeURIComponent(name)}`);
+    presetCache.set(name, p);
+    p.catch(() => presetCache.delete(name));
+  }
+  return p;
+}
+
+/** @returns {Promise<Preset[]>} */
+export async function presets() {
+  const r = await request('GET', '/web/presets');
+  return r.presets;
+}
+
+/**
+ * @param {string} id
+ * @returns {Promise<GameState>}
+ */
+export function game(id) {
+  return request('GET', `/api/games/${encodeURIComponent(id)}`);
+}
+
+/**
+ * @param {string} id
+ * @returns {Promise<GameEvent[]>}
+ */
+export async function events(id) {
+  const r = await request('GET', `/api/games/${encodeURIComponent(id)}/events`);
+  return r.events;
+}
+
+/**
+ * @param {'live'|'finished'} status
+ * @param {number} limit
+ * @returns {Promise<Summary[]>}
+ */
+export async function games(status, limit) {
+  const r = await request('GET', `/api/games?status=${status}&limit=${limit}`);
+  return r.games;
+}
+
+/**
+ * createGame starts a game and keeps the tokens of its human seats in this
+ * browser.
+ * @param {{rules: string, seats: string[], names?: string[], turn_ms?: number,
+ *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean}} ng
+ * @returns {Promise<Created>}
+ */
+export async function createGame(ng) {
+  /** @type {Created} */
+  const c = await request('POST', '/api/games', ng);
+  for (const s of c.seats) if (s.token) saveToken(c.id, s.seat, s.token);
+  return c;
+}
+
+/**
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export async function recordText(id) {
+  const resp = await fetch(`/api/games/${encodeURIComponent(id)}/record`);
+  if (!resp.ok) throw new ApiError(resp.status, String(resp.status), 'the record cannot be read');
+  return resp.text();
+}
+
+/**
+ * analyze asks the strong bot about a position.
+ * @param {string} rules
+ * @param {string} pos
+ * @param {number} movetimeMS
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<Analysis>}
+ */
+export function analyze(rules, pos, movetimeMS, signal) {
+  return request('POST', '/web/analyze', { rules, pos, movetime_ms: movetimeMS }, { signal });
+}
+
+const tokenKey = (/** @type {string} */ id) => `chaturaji.tokens.${id}`;
+
+/**
+ * tokens returns the seat tokens this browser holds for a game, by seat.
+ * @param {string} id
+ * @returns {Record<string,string>}
+ */
+export function tokens(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(tokenKey(id)) || '{}');
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * saveToken remembers a seat's token for a game.
+ * @param {string} id
+ * @param {string} seat
+ * @param {string} token
+ */
+export function saveToken(id, seat, token) {
+  const t = tokens(id);
+  t[seat] = token;
+  try { localStorage.setItem(tokenKey(id), JSON.stringify(t)); } catch { /* private mode */ }
+}
+
+/**
+ * inviteLink is the address that opens a seat of a game in any browser.
+ * The token travels in the fragment, which browsers never send to a server.
+ * @param {string} id
+ * @param {string} seat
+ * @param {string} token
+ */
+export function inviteLink(id, seat, token) {
+  return `${location.origin}/game/${encodeURIComponent(id)}#seat=${encodeURIComponent(seat)}&token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * playerLabel describes a seat's player in a few words: "you", "human",
+ * "bot (level 3)".
+ * @param {string} player
+ */
+export function playerLabel(player) {
+  if (player === 'human') return 'human';
+  const spec = player.replace(/^bot:/, '');
+  const lv = spec.match(/^(?:level:)?(\d)$/);
+  if (lv) return `bot, level ${lv[1]}`;
+  return `bot, ${spec}`;
+}

@@ -1,0 +1,491 @@
+// @ts-check
+// The game page: a live game for players and spectators.
+
+import * as api from './api.js';
+import { h, byId, replace, toast, copyText } from './dom.js';
+import { Board } from './board.js';
+import { Dice } from './dice.js';
+import { Seats } from './seats.js';
+import { MoveList } from './movelist.js';
+import { Analysis } from './analysis.js';
+import { Connection } from './connection.js';
+import { armyBadge } from './pieces.js';
+import { parsePosition, parseAction, hasKing, ordinal } from './position.js';
+
+/**
+ * @typedef {import('./api.js').GameEvent} GameEvent
+ * @typedef {import('./api.js').SeatInfo} SeatInfo
+ * @typedef {import('./movelist.js').TurnLine} TurnLine
+ */
+
+const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+
+/** takeFragmentToken keeps a token given in the address (#seat=..&token=..) and hides it. */
+function takeFragmentToken() {
+  const f = new URLSearchParams(location.hash.slice(1));
+  const seat = f.get('seat'), token = f.get('token');
+  if (seat && token) {
+    api.saveToken(id, seat, token);
+    history.replaceState(null, '', location.pathname);
+  }
+}
+
+async function main() {
+  takeFragmentToken();
+  let st;
+  try {
+    st = await api.game(id);
+  } catch (e) {
+    replace(byId('board'), h('p', { class: 'error' }, `This game cannot be shown: ${/** @type {Error} */ (e).message}`));
+    return;
+  }
+  const preset = await api.preset(st.rules);
+  new GamePage(preset, st).start();
+}
+
+class GamePage {
+  /**
+   * @param {import('./api.js').Preset} preset
+   * @param {import('./api.js').GameState} st
+   */
+  constructor(preset, st) {
+    this.preset = preset;
+    this.tokens = api.tokens(id);
+    /** @type {Set<string>} seats held in this browser */
+    this.held = new Set(Object.keys(this.tokens));
+    /** @type {Record<string,string>} colour letter by seat name */
+    this.letter = Object.fromEntries(preset.seats.map((s) => [s.seat, s.letter]));
+    /** @type {Record<string,string>} seat name by colour letter */
+    this.seatOf = Object.fromEntries(preset.seats.map((s) => [s.letter, s.seat]));
+    this.royal = (preset.pieces.find((p) => p.role === 'king') || { letter: 'K' }).letter;
+
+    // The game as the events tell it.
+    /** @type {SeatInfo[]} */
+    this.seats = st.seats;
+    /** @type {SeatInfo[]} the seats as the game started, for a rematch */
+    this.startSeats = st.seats.map((s) => ({ ...s }));
+    this.table = st.table;
+    this.posText = st.position;
+    this.pos = parsePosition(st.position);
+    this.toAct = '';
+    this.dice = '-';
+    this.scores = this.pos.scores;
+    /** @type {string[]} */
+    this.actions = [];
+    this.deadline = '';
+    this.status = st.status;
+    /** @type {{seat: string, roll: string}} colour letter and faces of the last roll */
+    this.lastRoll = { seat: '', roll: '' };
+    /** @type {Record<string, {from: number, to: number}>} */
+    this.lastMoves = {};
+    this.latest = '';
+    /** @type {TurnLine[]} */
+    this.turns = [];
+    /** @type {GameEvent|null} */
+    this.end = null;
+    this.sending = false;
+    /** @type {{from: number, to: number}|null} */
+    this.hint = null;
+    this.animateMove = /** @type {{from: number, to: number}|null} */ (null);
+    this.animateDice = false;
+    this.frame = 0;
+    this.view = 'auto';
+    this.lastView = this.held.size ? [...this.held][0] : preset.seats[0].seat;
+    this.overDismissed = false;
+    this.diceKey = '';
+    this.sayTimer = 0;
+    this.wasDown = false;
+
+    document.title = `Chaturaji · ${preset.name} · ${id}`;
+    replace(byId('game-title'), h('a', { href: `/rules/${encodeURIComponent(preset.name)}`, title: 'the rules of this game' }, preset.name));
+    this.board = new Board(byId('board'), preset);
+    this.board.onAction = (a) => this.send(a);
+    this.board.onRefuse = (m) => this.say(m, 'error');
+    this.diceView = new Dice(byId('dice'), preset);
+    this.seatsView = new Seats(byId('seats'), preset);
+    this.moveList = new MoveList(byId('moves'), preset);
+    this.analysis = new Analysis(byId('evalbar'), preset);
+    this.buildControls();
+    this.conn = new Connection(id, this.tokens, {
+      onEvent: (e, live) => this.take(e, live),
+      onStatus: (s, detail) => this.net(s, detail),
+      onError: (e) => this.say(e.error ? e.error.message : 'refused', 'error'),
+    });
+    window.setInterval(() => this.refreshOnline(), 15000);
+  }
+
+  start() {
+    this.conn.start();
+  }
+
+  buildControls() {
+    const seatOptions = [h('option', { value: 'auto' }, this.held.size ? 'Auto (your seat)' : 'Auto'),
+      ...this.preset.seats.map((s) => h('option', { value: s.seat }, s.seat))];
+    const view = /** @type {HTMLSelectElement} */ (h('select', { id: 'view-select', 'aria-label': 'View the board from' }, ...seatOptions));
+    view.addEventListener('change', () => { this.view = view.value; this.schedule(); });
+    const analysisBox = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'analysis-toggle' }));
+    analysisBox.addEventListener('change', () => {
+      this.analysis.show(analysisBox.checked);
+      if (analysisBox.checked) this.analysis.update(this.posText);
+    });
+    replace(byId('controls'),
+      h('div', { class: 'action-row', id: 'actions' }),
+      h('div', { class: 'action-row keyboard-move' },
+        h('label', { for: 'move-select' }, 'Move'),
+        h('select', { id: 'move-select', 'aria-label': 'Choose a legal move' }),
+        h('button', { type: 'button', id: 'play-move', onclick: () => this.playSelected() }, 'Play')),
+      h('div', { class: 'action-row tools' },
+        h('button', { type: 'button', id: 'hint', class: 'secondary', onclick: () => this.askHint(), title: "Show the strong bot's suggested move" }, 'Hint'),
+        h('label', { class: 'check' }, analysisBox, ' Expected scores'),
+        h('label', { class: 'check view' }, 'View from ', view)));
+  }
+
+  /**
+   * take handles one event of the game.
+   * @param {GameEvent} e
+   * @param {boolean} live
+   */
+  take(e, live) {
+    switch (e.kind) {
+      case 'start':
+        if (e.seats) { this.seats = e.seats.map((s) => ({ ...s })); this.startSeats = e.seats.map((s) => ({ ...s })); }
+        if (e.table) this.table = e.table;
+        break;
+      case 'roll':
+        this.lastRoll = { seat: this.letter[e.seat || ''] || '', roll: e.roll || '' };
+        this.turns.push({ seat: this.lastRoll.seat, roll: e.roll || '', actions: [], step: e.seq || 0 });
+        if (live) this.animateDice = true;
+        break;
+      case 'action': {
+        const letter = this.letter[e.seat || ''] || '';
+        const last = this.turns[this.turns.length - 1];
+        if (!this.preset.dice || !last || last.seat !== letter || last.actions.length >= (this.preset.dice ? this.preset.dice.count : 1)) {
+          this.turns.push({ seat: letter, roll: '-', actions: [], step: e.seq || 0 });
+        }
+        this.turns[this.turns.length - 1].actions.push({ text: e.action || '', step: e.seq || 0 });
+        const a = parseAction(e.action || '');
+        if (a.type === 'move') {
+          this.lastMoves[letter] = { from: a.from, to: a.to };
+          this.latest = letter;
+          if (live) this.animateMove = { from: a.from, to: a.to };
+        }
+        if (live && e.by === 'timeout') toast(`${e.seat} ran out of time: ${e.action}`);
+        this.hint = null;
+        break;
+      }
+      case 'seat': {
+        const s = this.seats.find((x) => x.seat === e.seat);
+        if (s && e.player) s.player = e.player;
+        if (live) toast(`A bot (${e.player}) takes ${e.seat}'s seat: ${e.reason === 'timeout' ? 'out of time' : 'the player left'}.`);
+        break;
+      }
+      case 'end':
+        this.end = e;
+        break;
+    }
+    if (e.position) {
+      this.posText = e.position;
+      this.pos = parsePosition(e.position);
+      this.toAct = e.to_act || '';
+      this.dice = e.dice || '-';
+      this.scores = e.scores || this.scores;
+      this.actions = e.actions || [];
+      this.deadline = e.deadline || '';
+      this.status = e.status || this.status;
+    }
+    this.schedule();
+  }
+
+  /** schedule draws the page at the next frame: a burst of events draws once. */
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** canAct reports whether this browser may act for the seat to act. */
+  canAct() {
+    if (this.status !== 'live' || !this.toAct || !this.held.has(this.toAct) || this.sending) return false;
+    const s = this.seats.find((x) => x.seat === this.toAct);
+    return !!s && s.player === 'human' && this.actions.length > 0;
+  }
+
+  /** bottomSeat returns the seat whose army the board shows at the bottom. */
+  bottomSeat() {
+    if (this.view !== 'auto') return this.view;
+    if (this.toAct && this.held.has(this.toAct) && this.status === 'live') this.lastView = this.toAct;
+    return this.lastView;
+  }
+
+  render() {
+    const pr = this.preset;
+    const canAct = this.canAct();
+    this.board.setBottom(this.letter[this.bottomSeat()] || 'b');
+    this.board.render({
+      pos: this.pos, actions: this.actions, canAct,
+      lastMoves: this.lastMoves, latest: this.latest, hint: this.hint, animate: this.animateMove,
+    });
+    this.animateMove = null;
+    if (this.lastRoll.seat || !pr.dice) {
+      const left = this.toAct && this.letter[this.toAct] === this.lastRoll.seat ? this.dice : '-';
+      const key = `${this.turns.length}:${left}`;
+      if (key !== this.diceKey) {
+        this.diceKey = key;
+        this.diceView.show({ seat: this.lastRoll.seat, rolled: this.lastRoll.roll, left, animate: this.animateDice });
+      }
+      this.animateDice = false;
+    }
+    const frozen = new Set(), out = new Set();
+    for (const s of pr.seats) {
+      if (!this.pos.board.some((p) => p && p.seat === s.letter)) out.add(s.letter);
+      else if (!pr.kingless && !hasKing(this.pos, s.letter, this.royal)) frozen.add(s.letter);
+    }
+    this.seatsView.render({
+      seats: this.seats, scores: this.scores, ranks: this.end ? this.end.ranks || null : null,
+      toAct: this.toAct, frozen, out, held: this.held, deadline: this.deadline, over: this.status !== 'live',
+    });
+    this.moveList.render(this.turns);
+    this.renderTurn(canAct);
+    this.renderActions(canAct);
+    this.renderOver();
+    this.renderInvite();
+    if (this.analysis.on) this.analysis.update(this.posText);
+    document.body.dataset.status = this.status;
+    document.body.dataset.toAct = this.toAct;
+    document.body.dataset.seq = String(this.conn.lastSeq);
+  }
+
+  /** @param {boolean} canAct */
+  renderTurn(canAct) {
+    const el = byId('turn');
+    if (this.status !== 'live') {
+      const reason = this.end && this.end.end ? this.end.end : 'the game is over';
+      replace(el, h('strong', {}, 'Game over'), ` — ${reason}. `,
+        this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
+      el.className = 'turn-banner over';
+      return;
+    }
+    if (!this.toAct) {
+      replace(el, 'Waiting for the game to start…');
+      el.className = 'turn-banner';
+      return;
+    }
+    const letter = this.letter[this.toAct];
+    const info = this.seats.find((s) => s.seat === this.toAct);
+    const d = this.preset.dice;
+    const faces = this.dice !== '-' ? [...this.dice] : [];
+    const words = d ? faces.map((f) => `${f}: ${d.words[f] || 'no piece'}`).join(', ') : '';
+    const onlyPass = this.actions.length === 1 && this.actions[0] === 'pass';
+    let what;
+    if (canAct) {
+      what = [h('strong', {}, `Your turn, ${this.toAct}`),
+        d ? ` — you rolled ${words}. ` : '. ',
+        onlyPass ? 'No piece of that kind can move: pass.' : 'Click or drag a highlighted piece.'];
+    } else {
+      const who = info ? (info.name || api.playerLabel(info.player)) : '';
+      what = [h('strong', {}, `${this.toAct} to move`), ` (${who})`, d && faces.length ? ` — rolled ${words}.` : '.'];
+    }
+    replace(el, armyBadge(letter, 22), ' ', ...what);
+    el.className = `turn-banner${canAct ? ' mine' : ''}`;
+  }
+
+  /** @param {boolean} canAct */
+  renderActions(canAct) {
+    const box = byId('actions');
+    const others = canAct ? this.actions.filter((a) => parseAction(a).type === 'other') : [];
+    const labels = { pass: 'Pass', retire: 'Retire the king', propose: 'Propose an exchange', waive: 'Waive', accept: 'Accept', decline: 'Decline' };
+    const buttons = [];
+    for (const name of ['pass', 'retire']) {
+      if (name === 'retire' && !others.includes('retire')) continue;
+      buttons.push(h('button', {
+        type: 'button', id: `act-${name}`, class: name === 'retire' ? 'danger' : '', disabled: !others.includes(name),
+        onclick: () => this.confirmSend(name),
+      }, labels[name]));
+    }
+    for (const a of others) {
+      if (a === 'pass' || a === 'retire') continue;
+      buttons.push(h('button', { type: 'button', 'data-action': a, onclick: () => this.send(a) }, labels[/** @type {keyof labels} */ (a)] || a));
+    }
+    replace(box, ...buttons);
+    const sel = /** @type {HTMLSelectElement} */ (byId('move-select'));
+    const moves = canAct ? this.actions.filter((a) => parseAction(a).type === 'move') : [];
+    const keep = sel.value;
+    replace(sel, ...(moves.length ? moves.map((m) => h('option', { value: m }, m)) : [h('option', { value: '' }, canAct ? 'no move' : '—')]));
+    if (moves.includes(keep)) sel.value = keep;
+    sel.disabled = moves.length === 0;
+    /** @type {HTMLButtonElement} */ (byId('play-move')).disabled = moves.length === 0;
+    /** @type {HTMLButtonElement} */ (byId('hint')).disabled = this.status !== 'live' || this.actions.length === 0;
+  }
+
+  playSelected() {
+    const sel = /** @type {HTMLSelectElement} */ (byId('move-select'));
+    if (sel.value) this.send(sel.value);
+  }
+
+  /** @param {string} action */
+  confirmSend(action) {
+    if (action === 'retire' && !confirm('Retire your king? Your army leaves the game.')) return;
+    this.send(action);
+  }
+
+  /**
+   * send plays an action for the seat to act.
+   * @param {string} action
+   */
+  async send(action) {
+    if (!this.canAct()) return;
+    this.sending = true;
+    this.say('');
+    this.schedule();
+    try {
+      await this.conn.act(this.toAct, action);
+    } catch (e) {
+      this.say(`Refused: ${/** @type {Error} */ (e).message}`, 'error');
+    } finally {
+      this.sending = false;
+      this.schedule();
+    }
+  }
+
+  async askHint() {
+    const pos = this.posText;
+    const btn = /** @type {HTMLButtonElement} */ (byId('hint'));
+    btn.classList.add('busy');
+    this.say('The strong bot is thinking…');
+    try {
+      const r = await this.analysis.ask(pos, 1000);
+      if (pos !== this.posText) return;
+      const a = parseAction(r.best);
+      this.hint = a.type === 'move' ? { from: a.from, to: a.to } : null;
+      this.say(`Hint: ${r.best}${r.line.length > 1 ? ` (then ${r.line.slice(1, 4).join(' ')})` : ''}. Expected scores: ${this.preset.seats.map((s, i) => `${s.seat} ${r.expected[i].toFixed(1)}`).join(', ')}.`, 'hint');
+      this.schedule();
+    } catch (e) {
+      this.say(`No hint: ${/** @type {Error} */ (e).message}`, 'error');
+    } finally {
+      btn.classList.remove('busy');
+    }
+  }
+
+  /**
+   * say shows a message under the board ('' clears it).
+   * @param {string} text
+   * @param {'info'|'error'|'hint'} [kind]
+   */
+  say(text, kind = 'info') {
+    const el = byId('message');
+    el.textContent = text;
+    el.className = `message ${kind}`;
+    clearTimeout(this.sayTimer);
+    if (text && kind === 'error') this.sayTimer = window.setTimeout(() => { if (el.textContent === text) el.textContent = ''; }, 6000);
+  }
+
+  /**
+   * net shows the connection's state.
+   * @param {import('./connection.js').Status} s
+   * @param {string} detail
+   */
+  net(s, detail) {
+    const el = byId('net');
+    el.dataset.state = s;
+    switch (s) {
+      case 'open':
+        el.textContent = this.wasDown ? 'Reconnected' : 'Live';
+        if (this.wasDown) toast('Reconnected: the game is up to date.');
+        this.wasDown = false;
+        break;
+      case 'reconnecting':
+        this.wasDown = true;
+        el.textContent = `Connection lost — reconnecting${detail ? ` (${detail})` : '…'}`;
+        break;
+      case 'over':
+        el.textContent = 'Finished';
+        break;
+      default:
+        el.textContent = 'Connecting…';
+    }
+  }
+
+  async refreshOnline() {
+    if (this.status !== 'live') return;
+    try {
+      const st = await api.game(id);
+      st.seats.forEach((s, i) => { if (this.seats[i]) this.seats[i].online = s.online; });
+      this.schedule();
+    } catch { /* the socket reports trouble */ }
+  }
+
+  renderOver() {
+    const box = byId('over');
+    if (this.status === 'live' || !this.end || this.overDismissed) {
+      box.hidden = true;
+      return;
+    }
+    const e = this.end;
+    const pr = this.preset;
+    const ranks = e.ranks || [];
+    const order = pr.seats.map((s, i) => i).sort((a, b) => (ranks[a] || 9) - (ranks[b] || 9));
+    const rows = order.map((i) => {
+      const s = pr.seats[i];
+      const info = this.seats[i];
+      return h('tr', { class: ranks[i] === 1 ? 'winner' : '' },
+        h('td', { class: 'rank' }, ranks[i] ? ordinal(ranks[i]) : ''),
+        h('td', {}, armyBadge(s.letter, 20), ' ', s.seat, this.held.has(s.seat) ? h('span', { class: 'you-tag' }, 'you') : null),
+        h('td', { class: 'muted' }, info ? (info.name || api.playerLabel(info.player)) : ''),
+        h('td', { class: 'num' }, pr.goal === 'points' ? String((e.scores || [])[i] ?? '') : ''));
+    });
+    replace(box,
+      h('div', { class: 'over-card', role: 'dialog', 'aria-labelledby': 'over-title' },
+        h('h2', { id: 'over-title' }, 'Game over'),
+        h('p', { class: 'muted' }, `${e.end || ''}`),
+        h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
+        h('div', { class: 'button-row' },
+          h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: () => this.rematch() }, 'Rematch'),
+          h('a', { class: 'button', href: `/replay/${encodeURIComponent(id)}` }, 'Replay & verify dice'),
+          h('a', { class: 'button secondary', href: `/api/games/${encodeURIComponent(id)}/record`, download: `chaturaji-${id}.txt` }, 'Download record'),
+          h('button', { type: 'button', class: 'secondary', onclick: () => { this.overDismissed = true; this.render(); } }, 'Show the board')),
+        h('p', { class: 'small muted seed' }, 'Dice seed revealed: ', h('code', {}, e.seed || ''))));
+    box.hidden = false;
+  }
+
+  renderInvite() {
+    const box = byId('invite');
+    const humans = this.seats.filter((s) => s.player === 'human').length;
+    if (this.status !== 'live' || this.held.size === 0 || humans < 2) {
+      box.hidden = true;
+      return;
+    }
+    if (box.dataset.for === [...this.held].join(',')) { box.hidden = false; return; }
+    box.dataset.for = [...this.held].join(',');
+    const rows = [...this.held].map((seat) => {
+      const link = api.inviteLink(id, seat, this.tokens[seat]);
+      return h('li', {}, armyBadge(this.letter[seat], 18), ` ${seat} `,
+        h('button', { type: 'button', class: 'secondary small', 'aria-label': `Copy the invite link of ${seat}`, onclick: async () => toast(await copyText(link) ? `Link for ${seat} copied` : 'Copy failed: select the link') }, 'Copy link'));
+    });
+    replace(box, h('h2', { class: 'panel-title' }, 'Seats in this browser'),
+      h('p', { class: 'small muted' }, 'Play them here in turn (the board turns to the seat to move), or send a link to a friend who takes the seat.'),
+      h('ul', { class: 'invite-list' }, ...rows));
+    box.hidden = false;
+  }
+
+  async rematch() {
+    const btn = /** @type {HTMLButtonElement} */ (byId('rematch'));
+    btn.disabled = true;
+    try {
+      const t = this.table;
+      const c = await api.createGame({
+        rules: this.preset.name,
+        seats: this.startSeats.map((s) => s.player),
+        names: this.startSeats.map((s) => s.name || ''),
+        turn_ms: t.turn_ms, on_timeout: t.on_timeout, takeover: t.takeover, auto_pass: t.auto_pass,
+      });
+      location.href = `/game/${encodeURIComponent(c.id)}`;
+    } catch (e) {
+      btn.disabled = false;
+      this.say(`No rematch: ${/** @type {Error} */ (e).message}`, 'error');
+    }
+  }
+}
+
+main();

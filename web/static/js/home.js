@@ -1,0 +1,185 @@
+// @ts-check
+// The home page: play at once against bots, set up a game, invite friends,
+// and find live games to watch and finished ones to replay.
+
+import * as api from './api.js';
+import { h, byId, replace, toast, copyText, ago } from './dom.js';
+import { armyBadge } from './pieces.js';
+import { Board } from './board.js';
+import { parsePosition } from './position.js';
+
+/** The players a seat may have, for the seat menus. */
+const players = [
+  ['human', 'Human'],
+  ['bot:random', 'Bot · random'],
+  ['bot:greedy', 'Bot · greedy'],
+  ['bot:1', 'Bot · level 1 (beginner)'],
+  ['bot:2', 'Bot · level 2'],
+  ['bot:3', 'Bot · level 3'],
+  ['bot:4', 'Bot · level 4'],
+  ['bot:5', 'Bot · level 5'],
+  ['bot:6', 'Bot · level 6'],
+  ['bot:7', 'Bot · level 7'],
+  ['bot:strong', 'Bot · strong'],
+];
+
+/** @type {import('./api.js').Preset[]} */
+let presets = [];
+
+async function main() {
+  byId('play-now').addEventListener('click', playNow);
+  byId('new-game').addEventListener('submit', (e) => { e.preventDefault(); create(); });
+  try {
+    presets = await api.presets();
+  } catch (e) {
+    byId('play-error').textContent = `The server cannot be reached: ${/** @type {Error} */ (e).message}`;
+  }
+  const sel = /** @type {HTMLSelectElement} */ (byId('preset'));
+  replace(sel, ...presets.map((p) => h('option', { value: p.name }, `${p.name} — ${p.title}`)));
+  sel.value = presets.some((p) => p.name === 'chaturaji') ? 'chaturaji' : (presets[0] || { name: '' }).name;
+  const want = new URLSearchParams(location.search).get('rules');
+  if (want && presets.some((p) => p.name === want)) sel.value = want;
+  sel.addEventListener('change', seatRows);
+  seatRows();
+  heroBoard();
+  refreshLists();
+  window.setInterval(refreshLists, 5000);
+}
+
+/** heroBoard draws the start position beside the welcome. */
+function heroBoard() {
+  const pr = presets.find((p) => p.name === 'chaturaji');
+  if (!pr) return;
+  const b = new Board(byId('hero-board'), pr);
+  b.render({ pos: parsePosition(pr.start) });
+}
+
+/** playNow starts a game against three bots and opens it. */
+async function playNow() {
+  const btn = /** @type {HTMLButtonElement} */ (byId('play-now'));
+  btn.disabled = true;
+  try {
+    const c = await api.createGame({ rules: 'chaturaji', seats: ['human', 'bot:3', 'bot:3', 'bot:3'] });
+    location.href = `/game/${encodeURIComponent(c.id)}`;
+  } catch (e) {
+    byId('play-error').textContent = `The game could not start: ${/** @type {Error} */ (e).message}`;
+    btn.disabled = false;
+  }
+}
+
+function currentPreset() {
+  const name = /** @type {HTMLSelectElement} */ (byId('preset')).value;
+  return presets.find((p) => p.name === name);
+}
+
+/** seatRows draws one row per seat of the chosen preset. */
+function seatRows() {
+  const pr = currentPreset();
+  if (!pr) return;
+  byId('preset-title').textContent = pr.options.length
+    ? `House rules for ${pr.name}: ${pr.options.map((o) => o.values && o.values.length ? `${o.name}=${o.values.join('|')}` : o.name).join(', ')}.`
+    : '';
+  const rows = pr.seats.map((s, i) => {
+    const sel = h('select', { id: `seat-${s.seat}`, name: `seat-${i}`, 'aria-label': `Player of ${s.seat}` },
+      ...players.map(([v, label]) => h('option', { value: v }, label)));
+    /** @type {HTMLSelectElement} */ (sel).value = i === 0 ? 'human' : 'bot:3';
+    return h('div', { class: 'seat-row' },
+      h('span', { class: 'seat-label' }, armyBadge(s.letter, 20), s.seat),
+      sel,
+      h('input', { type: 'text', id: `name-${s.seat}`, placeholder: 'name (optional)', maxlength: 40, 'aria-label': `Name of ${s.seat}'s player` }));
+  });
+  replace(byId('seat-rows'), ...rows);
+}
+
+/** create starts the game the form describes and shows its invite links. */
+async function create() {
+  const pr = currentPreset();
+  if (!pr) return;
+  const house = /** @type {HTMLInputElement} */ (byId('house')).value.trim().replace(/^\+/, '');
+  const rules = house ? `${pr.name}+${house.split(/[\s,+]+/).filter(Boolean).join('+')}` : pr.name;
+  const seats = pr.seats.map((s) => /** @type {HTMLSelectElement} */ (byId(`seat-${s.seat}`)).value);
+  const names = pr.seats.map((s) => /** @type {HTMLInputElement} */ (byId(`name-${s.seat}`)).value.trim());
+  const turn = Number(/** @type {HTMLSelectElement} */ (byId('time')).value);
+  const btn = /** @type {HTMLButtonElement} */ (byId('create'));
+  btn.disabled = true;
+  const out = byId('created');
+  try {
+    const c = await api.createGame({
+      rules, seats, names: names.some(Boolean) ? names : undefined,
+      turn_ms: turn || undefined, on_timeout: /** @type {HTMLSelectElement} */ (byId('timeout')).value,
+    });
+    showCreated(c);
+  } catch (e) {
+    out.hidden = false;
+    replace(out, h('p', { class: 'error', role: 'alert' }, `The game could not start: ${/** @type {Error} */ (e).message}`));
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+/**
+ * showCreated lists the human seats of a new game: a link to play each
+ * here, and an invite link to copy for friends.
+ * @param {import('./api.js').Created} c
+ */
+function showCreated(c) {
+  const out = byId('created');
+  const pr = currentPreset();
+  const letter = (/** @type {string} */ seat) => (pr && pr.seats.find((s) => s.seat === seat) || { letter: 'b' }).letter;
+  const humans = c.seats.filter((s) => s.token);
+  const game = `/game/${encodeURIComponent(c.id)}`;
+  const items = humans.map((s) => {
+    const link = api.inviteLink(c.id, s.seat, s.token || '');
+    return h('li', {}, armyBadge(letter(s.seat), 18), h('strong', {}, s.seat),
+      h('button', {
+        type: 'button', class: 'secondary small', 'data-invite': s.seat, 'data-link': link,
+        'aria-label': `Copy the invite link of ${s.seat}`,
+        onclick: async () => toast(await copyText(link) ? `Invite link for ${s.seat} copied` : 'Copy failed: open the seat and copy the address'),
+      }, '⧉ Copy invite link'),
+      h('a', { href: link, class: 'small' }, 'open'));
+  });
+  out.hidden = false;
+  replace(out,
+    h('p', {}, h('strong', {}, 'Game created. '), humans.length > 1
+      ? 'Send each friend the link of their seat, or play every human seat here, in turn.'
+      : humans.length === 1 ? 'Your seat is ready.' : 'Only bots: watch them play.'),
+    humans.length ? h('ul', {}, ...items) : null,
+    h('p', {}, h('a', { class: 'button primary', href: game, id: 'open-game' },
+      humans.length > 1 ? '▶ Play all human seats here' : humans.length ? '▶ Play' : '▶ Watch')));
+}
+
+/** refreshLists shows the live games and the recent finished ones. */
+async function refreshLists() {
+  try {
+    const [live, done] = await Promise.all([api.games('live', 20), api.games('finished', 20)]);
+    list(byId('live-games'), live, 'Watch', (g) => `/game/${encodeURIComponent(g.id)}`, 'No game is being played right now.');
+    list(byId('recent-games'), done, 'Replay', (g) => `/replay/${encodeURIComponent(g.id)}`, 'No finished game yet.');
+  } catch { /* try again at the next refresh */ }
+}
+
+/**
+ * @param {HTMLElement} el
+ * @param {import('./api.js').Summary[]} games
+ * @param {string} verb
+ * @param {(g: import('./api.js').Summary) => string} href
+ * @param {string} empty
+ */
+function list(el, games, verb, href, empty) {
+  if (!games.length) {
+    replace(el, h('li', { class: 'empty' }, empty));
+    return;
+  }
+  const letters = { South: 'b', West: 'y', North: 'g', East: 'r' };
+  replace(el, ...games.map((g) => {
+    const scores = g.scores || (g.result && /^-?\d+(,-?\d+)*$/.test(g.result) ? g.result.split(',').map(Number) : null);
+    return h('li', { class: 'game-item', 'data-game': g.id },
+    h('span', { class: 'chips' },
+      ...g.seats.map((s, i) => h('span', { class: ['chip', g.to_act === s.seat && 'to-act'], title: s.seat },
+        armyBadge(letters[/** @type {keyof letters} */ (s.seat)] || 'b', 16),
+        `${s.name || api.playerLabel(s.player).replace('bot, ', '')}${scores ? ` ${scores[i]}` : ''}`))),
+    h('span', { class: 'muted small' }, `${g.rules} · ${ago(g.updated)}`),
+    h('a', { class: 'button secondary small', href: href(g) }, verb));
+  }));
+}
+
+main();

@@ -1,0 +1,227 @@
+// @ts-check
+// The replay viewer: a game step by step (buttons, slider, arrow keys),
+// with the dice, the scores, the move list, analysis on request, the
+// revealed seed, a check of every roll against it, and the record.
+
+import * as api from './api.js';
+import { h, byId, replace } from './dom.js';
+import { Board } from './board.js';
+import { Dice } from './dice.js';
+import { Seats } from './seats.js';
+import { MoveList } from './movelist.js';
+import { Analysis } from './analysis.js';
+import { armyBadge } from './pieces.js';
+import { parsePosition, parseAction, hasKing } from './position.js';
+import { verifyDice } from './verify.js';
+
+/**
+ * @typedef {import('./api.js').GameEvent} GameEvent
+ * @typedef {import('./movelist.js').TurnLine} TurnLine
+ */
+
+const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+
+async function main() {
+  if (!id) {
+    replace(byId('turn'), 'No game named: open a replay from the home page.');
+    return;
+  }
+  let st, evs;
+  try {
+    [st, evs] = await Promise.all([api.game(id), api.events(id)]);
+  } catch (e) {
+    replace(byId('turn'), h('span', { class: 'error' }, `This game cannot be shown: ${/** @type {Error} */ (e).message}`));
+    return;
+  }
+  const preset = await api.preset(st.rules);
+  new Replay(preset, st, evs);
+}
+
+class Replay {
+  /**
+   * @param {import('./api.js').Preset} preset
+   * @param {import('./api.js').GameState} st
+   * @param {GameEvent[]} evs
+   */
+  constructor(preset, st, evs) {
+    this.preset = preset;
+    this.st = st;
+    this.letter = Object.fromEntries(preset.seats.map((s) => [s.seat, s.letter]));
+    this.royal = (preset.pieces.find((p) => p.role === 'king') || { letter: 'K' }).letter;
+    /** @type {GameEvent[]} the steps: the start, then every roll and action */
+    this.steps = evs.filter((e) => e.position && (e.kind === 'start' || e.kind === 'roll' || e.kind === 'action'));
+    this.end = evs.find((e) => e.kind === 'end') || null;
+    const start = evs.find((e) => e.kind === 'start');
+    this.seats = (start && start.seats) || st.seats;
+    /** @type {TurnLine[]} */
+    this.turns = [];
+    this.steps.forEach((e, i) => {
+      const letter = this.letter[e.seat || ''] || '';
+      if (e.kind === 'roll') this.turns.push({ seat: letter, roll: e.roll || '', actions: [], step: i });
+      if (e.kind === 'action') {
+        const last = this.turns[this.turns.length - 1];
+        if (!preset.dice || !last || last.seat !== letter) this.turns.push({ seat: letter, roll: '-', actions: [], step: i });
+        this.turns[this.turns.length - 1].actions.push({ text: e.action || '', step: i });
+      }
+    });
+    this.step = this.steps.length - 1;
+    this.timer = 0;
+    this.view = 'auto';
+
+    document.title = `Replay ${id} · Chaturaji`;
+    replace(byId('game-title'), h('a', { href: `/rules/${encodeURIComponent(preset.name)}` }, preset.name));
+    this.board = new Board(byId('board'), preset);
+    this.dice = new Dice(byId('dice'), preset);
+    this.seatsView = new Seats(byId('seats'), preset);
+    this.moves = new MoveList(byId('moves'), preset, (s) => this.go(s));
+    this.analysis = new Analysis(byId('evalbar'), preset);
+
+    const slider = /** @type {HTMLInputElement} */ (byId('slider'));
+    slider.max = String(Math.max(0, this.steps.length - 1));
+    slider.addEventListener('input', () => this.go(Number(slider.value)));
+    byId('first').addEventListener('click', () => this.go(0));
+    byId('prev').addEventListener('click', () => this.go(this.step - 1));
+    byId('next').addEventListener('click', () => this.go(this.step + 1));
+    byId('last').addEventListener('click', () => this.go(this.steps.length - 1));
+    byId('play').addEventListener('click', () => this.toggle());
+    document.addEventListener('keydown', (e) => this.key(e));
+    const view = /** @type {HTMLSelectElement} */ (byId('view-select'));
+    replace(view, h('option', { value: 'auto' }, 'Auto (mover)'), ...preset.seats.map((s) => h('option', { value: s.seat }, s.seat)));
+    view.addEventListener('change', () => { this.view = view.value; this.draw(); });
+    const toggle = /** @type {HTMLInputElement} */ (byId('analysis-toggle'));
+    toggle.addEventListener('change', () => { this.analysis.show(toggle.checked); this.draw(); });
+
+    byId('seed-hash').textContent = st.seed_hash;
+    byId('seed').textContent = st.seed || (st.status === 'live' ? '(secret until the game ends)' : '');
+    const dl = /** @type {HTMLAnchorElement} */ (byId('download'));
+    dl.href = `/api/games/${encodeURIComponent(id)}/record`;
+    dl.download = `chaturaji-${id}.txt`;
+    const vb = /** @type {HTMLButtonElement} */ (byId('verify'));
+    vb.disabled = !st.seed || !preset.dice;
+    vb.addEventListener('click', () => this.verify());
+    this.draw();
+  }
+
+  /** @param {number} n */
+  go(n) {
+    this.step = Math.max(0, Math.min(this.steps.length - 1, n));
+    this.draw();
+  }
+
+  toggle() {
+    const btn = byId('play');
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = 0;
+      btn.textContent = '▶ Play';
+      btn.setAttribute('aria-label', 'Play');
+      return;
+    }
+    if (this.step >= this.steps.length - 1) this.go(0);
+    btn.textContent = '⏸ Pause';
+    btn.setAttribute('aria-label', 'Pause');
+    this.timer = window.setInterval(() => {
+      if (this.step >= this.steps.length - 1) { this.toggle(); return; }
+      this.go(this.step + 1);
+    }, 600);
+  }
+
+  /** @param {KeyboardEvent} e */
+  key(e) {
+    const t = /** @type {HTMLElement} */ (e.target);
+    if (t && (t.tagName === 'INPUT' && t.getAttribute('type') !== 'range' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
+    if (e.key in moves) {
+      e.preventDefault();
+      this.go(this.step + moves[/** @type {keyof moves} */ (e.key)]);
+    } else if (e.key === 'Home') {
+      e.preventDefault();
+      this.go(0);
+    } else if (e.key === 'End') {
+      e.preventDefault();
+      this.go(this.steps.length - 1);
+    } else if (e.key === ' ' && t.tagName !== 'BUTTON') {
+      e.preventDefault();
+      this.toggle();
+    }
+  }
+
+  draw() {
+    const pr = this.preset;
+    const e = this.steps[this.step];
+    if (!e || !e.position) return;
+    const pos = parsePosition(e.position);
+    /** @type {Record<string, {from: number, to: number}>} */
+    const lastMoves = {};
+    let latest = '';
+    let roll = { seat: '', roll: '' };
+    for (let i = 0; i <= this.step; i++) {
+      const s = this.steps[i];
+      if (s.kind === 'roll') roll = { seat: this.letter[s.seat || ''], roll: s.roll || '' };
+      if (s.kind === 'action') {
+        const a = parseAction(s.action || '');
+        if (a.type === 'move') {
+          lastMoves[this.letter[s.seat || '']] = { from: a.from, to: a.to };
+          latest = this.letter[s.seat || ''];
+        }
+      }
+    }
+    const mover = e.to_act || e.seat || pr.seats[0].seat;
+    const bottom = this.view === 'auto' ? mover : this.view;
+    this.board.setBottom(this.letter[bottom] || 'b');
+    /** @type {{from: number, to: number}|null} */
+    let hint = null;
+    const cached = this.analysis.on ? this.analysis.cache.get(e.position) : undefined;
+    if (cached && cached.best) {
+      const a = parseAction(cached.best);
+      if (a.type === 'move') hint = { from: a.from, to: a.to };
+    }
+    this.board.render({ pos, actions: e.actions || [], canAct: false, lastMoves, latest, hint });
+    const left = e.to_act && this.letter[e.to_act] === roll.seat ? (e.dice || '-') : '-';
+    this.dice.show({ seat: roll.seat, rolled: roll.roll, left, animate: false });
+    const frozen = new Set(), out = new Set();
+    for (const s of pr.seats) {
+      if (!pos.board.some((p) => p && p.seat === s.letter)) out.add(s.letter);
+      else if (!pr.kingless && !hasKing(pos, s.letter, this.royal)) frozen.add(s.letter);
+    }
+    const atEnd = this.step === this.steps.length - 1 && this.end;
+    this.seatsView.render({
+      seats: this.seats, scores: e.scores || pos.scores, ranks: atEnd && this.end ? this.end.ranks || null : null,
+      toAct: e.to_act || '', frozen, out, held: new Set(), deadline: '', over: !!atEnd,
+    });
+    this.moves.render(this.turns, this.step);
+    /** @type {HTMLInputElement} */ (byId('slider')).value = String(this.step);
+    byId('step-label').textContent = `${this.step} / ${this.steps.length - 1}`;
+    const what = e.kind === 'start' ? 'Start position'
+      : e.kind === 'roll' ? `${e.seat} rolled ${e.roll}` : `${e.seat} played ${e.action}`;
+    replace(byId('turn'), e.seat ? armyBadge(this.letter[e.seat], 22) : '', ' ', h('strong', {}, what),
+      atEnd && this.end ? ` — game over: ${this.end.end}` : '');
+    document.body.dataset.step = String(this.step);
+    if (this.analysis.on) this.analysis.update(e.position).then(() => {
+      if (this.steps[this.step] === e && !hint && this.analysis.cache.get(e.position)) this.draw();
+    });
+  }
+
+  async verify() {
+    const out = byId('verify-result');
+    out.className = 'verify-result small';
+    out.textContent = 'Checking every roll…';
+    const d = this.preset.dice;
+    try {
+      const v = await verifyDice({
+        gameId: id, seed: this.st.seed || '', seedHash: this.st.seed_hash,
+        faces: d ? d.faces : [], count: d ? d.count : 0,
+        rolls: this.steps.filter((e) => e.kind === 'roll').map((e) => e.roll || ''),
+      });
+      out.className = `verify-result small ${v.ok ? 'ok' : 'bad'}`;
+      out.textContent = v.ok
+        ? `✓ The seed matches the hash published at the start, and all ${v.rolls} rolls follow from it (checked ${v.where === 'page' ? 'in this page' : 'by the server'}).`
+        : `✗ ${v.problem}`;
+    } catch (e) {
+      out.className = 'verify-result small bad';
+      out.textContent = `The check failed: ${/** @type {Error} */ (e).message}`;
+    }
+  }
+}
+
+main();

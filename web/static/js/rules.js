@@ -1,0 +1,31 @@
+// @ts-check
+// The rules page: a preset's complete rules, as the engine itself writes
+// them (Preset.Explain), beside a diagram of its start position.
+
+import * as api from './api.js';
+import { h, byId, replace } from './dom.js';
+import { render } from './markdown.js';
+import { Board } from './board.js';
+import { armyBadge, armies } from './pieces.js';
+import { parsePosition } from './position.js';
+
+async function main() {
+  const name = decodeURIComponent(location.pathname.split('/')[2] || 'chaturaji');
+  const [list, pr] = await Promise.all([api.presets().catch(() => []), api.preset(name).catch((e) => e)]);
+  replace(byId('preset-nav'), ...list.map((p) => h('a', { href: `/rules/${encodeURIComponent(p.name)}`, class: p.name === name ? 'current' : '', title: p.title }, p.name)));
+  if (pr instanceof Error) {
+    replace(byId('rules-text'), h('h1', {}, 'No such rules'), h('p', { class: 'error' }, pr.message));
+    return;
+  }
+  document.title = `${pr.name} · Rules · Chaturaji`;
+  const text = byId('rules-text');
+  text.replaceChildren(render(pr.text || ''));
+  const board = h('div', { class: 'board-host' });
+  replace(byId('start-board'), h('h2', { class: 'panel-title' }, 'Start position'), board, h('p', { class: 'small muted' }, 'Dashed squares with a crown are the thrones, where the kings start.'));
+  new Board(board, pr).render({ pos: parsePosition(pr.start) });
+  replace(byId('legend'), ...pr.seats.map((s) => h('li', {}, armyBadge(s.letter, 20), `${s.seat}: ${armies[s.letter].name}`)),
+    ...pr.pieces.map((p) => h('li', {}, h('strong', {}, p.letter), ` ${p.name}${pr.goal === 'points' ? ` (${p.points})` : ''}`)));
+  /** @type {HTMLAnchorElement} */ (byId('play-preset')).href = `/?rules=${encodeURIComponent(pr.name)}#new-game`;
+}
+
+main();

@@ -1,0 +1,79 @@
+// @ts-check
+// The seats in turn order: who plays each army, its score and rank, whose
+// turn it is, who is frozen or out, the clock of the seat to act.
+
+import { h, replace } from './dom.js';
+import { armyBadge, armies } from './pieces.js';
+import { playerLabel } from './api.js';
+import { ordinal } from './position.js';
+
+/**
+ * @typedef {import('./api.js').Preset} Preset
+ * @typedef {import('./api.js').SeatInfo} SeatInfo
+ * @typedef {{seats: SeatInfo[], scores: number[], ranks: number[]|null, toAct: string,
+ *   frozen: Set<string>, out: Set<string>, held: Set<string>, deadline: string,
+ *   over: boolean}} SeatsState
+ *   seats, scores and ranks in seat order; frozen, out by colour letter; held by seat name
+ */
+
+export class Seats {
+  /**
+   * @param {HTMLElement} host
+   * @param {Preset} preset
+   */
+  constructor(host, preset) {
+    this.host = host;
+    this.preset = preset;
+    /** @type {SeatsState|null} */
+    this.state = null;
+    window.setInterval(() => this.tick(), 250);
+  }
+
+  /** @param {SeatsState} st */
+  render(st) {
+    this.state = st;
+    const pr = this.preset;
+    const rows = pr.order.map((name, turn) => {
+      const i = pr.seats.findIndex((s) => s.seat === name);
+      const def = pr.seats[i];
+      const info = st.seats[i] || { seat: name, player: '' };
+      const toAct = !st.over && st.toAct === name;
+      const frozen = st.frozen.has(def.letter);
+      const out = st.out.has(def.letter);
+      const rank = st.ranks ? st.ranks[i] : 0;
+      const you = st.held.has(name);
+      const who = info.name ? `${info.name} (${playerLabel(info.player)})` : playerLabel(info.player);
+      return h('li', {
+        class: ['seat', toAct && 'to-act', (frozen || out) && 'frozen', you && 'you'],
+        'data-seat': name, 'aria-current': toAct ? 'true' : null,
+      },
+      h('span', { class: 'turn-mark', 'aria-hidden': 'true' }, toAct ? '▶' : String(turn + 1)),
+      armyBadge(def.letter, 26),
+      h('span', { class: 'seat-who' },
+        h('span', { class: 'seat-name' }, `${name}`, h('span', { class: 'colour-name' }, ` · ${armies[def.letter].name}`)),
+        h('span', { class: 'seat-player' }, you ? h('span', { class: 'you-tag' }, 'you') : null,
+          info.online === true ? h('span', { class: 'online', title: 'connected' }, '● ') : info.online === false ? h('span', { class: 'offline', title: 'not connected' }, '○ ') : null,
+          who, frozen ? ' · frozen' : out ? ' · out' : '')),
+      h('span', { class: 'seat-clock', 'data-clock': toAct && st.deadline ? st.deadline : '' }),
+      h('span', { class: 'seat-score', title: 'score' }, pr.goal === 'points' ? String(st.scores[i] ?? 0) : ''),
+      h('span', { class: ['seat-rank', rank === 1 && 'first'], title: 'rank' }, rank ? ordinal(rank) : ''));
+    });
+    replace(this.host, h('h2', { class: 'panel-title' }, 'Turn order'), h('ol', { class: 'seat-list' }, ...rows));
+    this.tick();
+  }
+
+  /** tick counts down the clock of the seat to act. */
+  tick() {
+    for (const el of this.host.querySelectorAll('[data-clock]')) {
+      const d = /** @type {HTMLElement} */ (el).dataset.clock;
+      if (!d) {
+        el.textContent = '';
+        continue;
+      }
+      const left = Math.max(0, Date.parse(d) - Date.now());
+      const sec = Math.ceil(left / 1000);
+      el.textContent = sec >= 60 ? `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}` : `${sec}s`;
+      el.classList.toggle('low', sec <= 10);
+    }
+  }
+}

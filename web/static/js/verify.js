@@ -1,0 +1,81 @@
+// @ts-check
+// Checking a game's dice in the page: every roll follows from the game's
+// seed (docs/notation.md section 4), whose SHA-256 was published when the
+// game started. WebCrypto does the hashing; where the page cannot use it
+// (not a secure context) the server's POST /web/verify does the check.
+
+import { request, recordText } from './api.js';
+
+/**
+ * @param {string} hex
+ * @returns {Uint8Array}
+ */
+function fromHex(hex) {
+  const b = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < b.length; i++) b[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return b;
+}
+
+/** @param {ArrayBuffer} buf */
+function toHex(buf) {
+  return [...new Uint8Array(buf)].map((x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * rollFromSeed is rules.RollFromSeed: roll number n of a preset's dice
+ * under a seed, its faces ascending and unseparated ("25").
+ * @param {Uint8Array} seed 32 bytes
+ * @param {number[]} faces the die's faces, ascending
+ * @param {number} count dice a turn
+ * @param {number} n
+ */
+export async function rollFromSeed(seed, faces, count, n) {
+  const k = BigInt(faces.length);
+  const limit = (1n << 64n) - ((1n << 64n) % k);
+  const out = [];
+  for (let j = 0; j < count; j++) {
+    const buf = new Uint8Array(45);
+    buf.set(seed, 0);
+    buf.set([0x72, 0x6f, 0x6c, 0x6c], 32); // "roll"
+    new DataView(buf.buffer).setBigUint64(36, BigInt(n));
+    buf[44] = j;
+    const hv = new DataView(await crypto.subtle.digest('SHA-256', buf));
+    let v = hv.getBigUint64(24);
+    for (let i = 0; i < 4; i++) {
+      const w = hv.getBigUint64(8 * i);
+      if (w < limit) { v = w; break; }
+    }
+    out.push(faces[Number(v % k)]);
+  }
+  return out.sort((a, b) => a - b).join('');
+}
+
+/**
+ * @typedef {{ok: boolean, rolls: number, problem: string, where: 'page'|'server'}} Verdict
+ */
+
+/**
+ * verifyDice checks the seed against its published hash and every
+ * recorded roll against the seed.
+ * @param {{gameId: string, seed: string, seedHash: string, faces: number[], count: number, rolls: string[]}} g
+ * @returns {Promise<Verdict>}
+ */
+export async function verifyDice(g) {
+  if (!g.seed) return { ok: false, rolls: 0, problem: 'the seed is revealed only when the game is over', where: 'page' };
+  if (!(globalThis.crypto && crypto.subtle)) {
+    const r = await request('POST', '/web/verify', { record: await recordText(g.gameId) });
+    return { ok: r.ok, rolls: r.rolls, problem: r.problem || '', where: 'server' };
+  }
+  const seed = fromHex(g.seed);
+  const hash = toHex(await crypto.subtle.digest('SHA-256', seed));
+  if (hash !== g.seedHash) {
+    return { ok: false, rolls: 0, problem: `the seed's SHA-256 is ${hash}, not the hash published at the start`, where: 'page' };
+  }
+  for (let n = 0; n < g.rolls.length; n++) {
+    const want = await rollFromSeed(seed, g.faces, g.count, n);
+    if (want !== g.rolls[n]) {
+      return { ok: false, rolls: n, problem: `roll ${n + 1} was ${g.rolls[n]}, the seed gives ${want}`, where: 'page' };
+    }
+  }
+  return { ok: true, rolls: g.rolls.length, problem: '', where: 'page' };
+}

@@ -1,0 +1,257 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"mime"
+	"net/http"
+	"path"
+	"runtime"
+	"strings"
+	"time"
+)
+
+//go:embed static
+var staticFS embed.FS
+
+// Options tune the handler. The zero value of a field means its default.
+type Options struct {
+	// Logger receives the handler's errors (default: discarded).
+	Logger *slog.Logger
+	// AnalyzeWorkers is how many analyses may run at once (default half the
+	// CPUs, at least 1), so that hints cannot starve the games' bots.
+	AnalyzeWorkers int
+	// AnalyzeTime is the longest an analysis may think (default and upper
+	// bound 2s); AnalyzeWait the longest a request waits for a free worker
+	// before it is refused (default 3s).
+	AnalyzeTime time.Duration
+	AnalyzeWait time.Duration
+	// MaxBody bounds a request's body, such as a record to verify (default
+	// 256 KiB).
+	MaxBody int64
+}
+
+// maxAnalyzeTime is the most time an analysis may take, whatever the
+// options say.
+const maxAnalyzeTime = 2 * time.Second
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.AnalyzeWorkers <= 0 {
+		o.AnalyzeWorkers = max(1, runtime.NumCPU()/2)
+	}
+	if o.AnalyzeTime <= 0 || o.AnalyzeTime > maxAnalyzeTime {
+		o.AnalyzeTime = maxAnalyzeTime
+	}
+	if o.AnalyzeWait <= 0 {
+		o.AnalyzeWait = 3 * time.Second
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = 256 << 10
+	}
+	return o
+}
+
+// site serves the pages, the static files and the /web/ endpoints.
+type site struct {
+	opts     Options
+	files    map[string]*file // by path under static/, such as "js/board.js"
+	analysts chan *analyst    // the idle analysts; a request takes one
+}
+
+// file is an embedded file with its type and a strong ETag.
+type file struct {
+	name string
+	data []byte
+	typ  string
+	etag string
+}
+
+// Handler returns the handler of the web client: the pages at /, /game/{id},
+// /replay/{id}, /rules and /rules/{name}, the static files under /static/,
+// and the JSON endpoints under /web/.
+func Handler(opts Options) http.Handler {
+	s := &site{opts: opts.withDefaults(), files: loadFiles()}
+	s.analysts = make(chan *analyst, s.opts.AnalyzeWorkers)
+	for range s.opts.AnalyzeWorkers {
+		s.analysts <- &analyst{}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.page("home.html"))
+	mux.HandleFunc("GET /game/{id}", s.page("game.html"))
+	mux.HandleFunc("GET /replay/{id}", s.page("replay.html"))
+	mux.HandleFunc("GET /replay", s.page("replay.html"))
+	mux.HandleFunc("GET /rules", s.page("rules.html"))
+	mux.HandleFunc("GET /rules/{name}", s.page("rules.html"))
+	mux.HandleFunc("GET /static/", s.handleStatic)
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		s.serveFile(w, r, s.files["favicon.svg"])
+	})
+	mux.HandleFunc("GET /web/presets", s.handlePresets)
+	mux.HandleFunc("GET /web/rules/{name}", s.handleRules)
+	mux.HandleFunc("POST /web/analyze", s.handleAnalyze)
+	mux.HandleFunc("POST /web/verify", s.handleVerify)
+	mux.HandleFunc("/web/", func(w http.ResponseWriter, r *http.Request) {
+		fail(w, http.StatusNotFound, "no endpoint %s %s", r.Method, r.URL.Path)
+	})
+	mux.HandleFunc("/", s.notFound)
+	return secure(mux)
+}
+
+// loadFiles reads every embedded file once, with its ETag.
+func loadFiles() map[string]*file {
+	files := map[string]*file{}
+	err := fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := staticFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		name := strings.TrimPrefix(p, "static/")
+		typ := mime.TypeByExtension(path.Ext(p))
+		switch path.Ext(p) {
+		case ".js":
+			typ = "text/javascript; charset=utf-8"
+		case ".svg":
+			typ = "image/svg+xml"
+		case ".webmanifest":
+			typ = "application/manifest+json"
+		}
+		if typ == "" {
+			typ = "application/octet-stream"
+		}
+		files[name] = &file{name: name, data: data, typ: typ, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+		return nil
+	})
+	if err != nil {
+		panic("web: reading the embedded files: " + err.Error())
+	}
+	return files
+}
+
+// secure sets the headers every answer carries: a strict content security
+// policy (no inline script or style, connections to this origin only), no
+// MIME sniffing, no framing by other sites.
+func secure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// page serves one of the HTML pages; the page's module reads what it shows
+// (a game's id, a preset's name) from the address.
+func (s *site) page(name string) http.HandlerFunc {
+	f := s.files[name]
+	if f == nil {
+		panic("web: no page " + name)
+	}
+	return func(w http.ResponseWriter, r *http.Request) { s.serveFile(w, r, f) }
+}
+
+// handleStatic serves /static/NAME.
+func (s *site) handleStatic(w http.ResponseWriter, r *http.Request) {
+	f := s.files[strings.TrimPrefix(r.URL.Path, "/static/")]
+	if f == nil || strings.HasSuffix(f.name, ".html") {
+		s.notFound(w, r)
+		return
+	}
+	s.serveFile(w, r, f)
+}
+
+// serveFile answers with an embedded file; browsers revalidate it each
+// time, and get 304 Not Modified while its ETag holds.
+func (s *site) serveFile(w http.ResponseWriter, r *http.Request, f *file) {
+	h := w.Header()
+	h.Set("Content-Type", f.typ)
+	h.Set("ETag", f.etag)
+	h.Set("Cache-Control", "no-cache")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.data))
+}
+
+// notFound answers an unknown page.
+func (s *site) notFound(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	f := s.files["notfound.html"]
+	w.Write(f.data)
+}
+
+// errorBody is the JSON of a refused request, in the shape the game
+// server's API uses: {"error": {"code": ..., "message": ...}}.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// codes names the statuses this package answers with, as the server's
+// error codes do.
+var codes = map[int]string{
+	http.StatusBadRequest:            "EINVALID",
+	http.StatusNotFound:              "ENOTFOUND",
+	http.StatusRequestEntityTooLarge: "ETOOLARGE",
+	http.StatusServiceUnavailable:    "EUNAVAILABLE",
+	http.StatusInternalServerError:   "EINTERNAL",
+}
+
+// fail answers with an error.
+func fail(w http.ResponseWriter, status int, format string, args ...any) {
+	var b errorBody
+	b.Error.Code = codes[status]
+	b.Error.Message = fmt.Sprintf(format, args...)
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "2")
+	}
+	writeJSON(w, status, b)
+}
+
+// writeJSON answers with v as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// readJSON reads a request's JSON body into v: declared application/json
+// (so no other site's form can post it), within the size limit, one object
+// with no unknown fields.
+func (s *site) readJSON(w http.ResponseWriter, r *http.Request, v any) (status int, err error) {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return http.StatusBadRequest, errors.New("the body must be JSON sent with Content-Type: application/json")
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
+	dec.DisallowUnknownFields()
+	err = dec.Decode(v)
+	if err == nil {
+		if err = dec.Decode(&struct{}{}); err == io.EOF {
+			return 0, nil
+		} else if err == nil {
+			err = errors.New("more than one JSON value")
+		}
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over the limit of %d bytes", tooBig.Limit)
+	}
+	return http.StatusBadRequest, errors.New("malformed JSON body: " + err.Error())
+}

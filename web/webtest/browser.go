@@ -1,0 +1,266 @@
+package webtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// ChromiumPath returns the browser to drive: $CHROMIUM_PATH, else
+// /usr/bin/chromium; an error says how to install it.
+func ChromiumPath() (string, error) {
+	path := os.Getenv("CHROMIUM_PATH")
+	if path == "" {
+		path = "/usr/bin/chromium"
+	}
+	if st, err := os.Stat(path); err != nil || st.IsDir() {
+		return "", fmt.Errorf("webtest: no Chromium at %s: run `sudo bash scripts/chromium.sh` (Debian's package chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary", path)
+	}
+	return path, nil
+}
+
+// Browser is one headless Chromium process with a fresh profile.
+type Browser struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	dir    string
+}
+
+// NewBrowser starts Chromium.
+func NewBrowser() (*Browser, error) {
+	path, err := ChromiumPath()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "chaturaji-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(dir),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("font-render-hinting", "none"),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	if err := chromedp.Do(bctx); err != nil {
+		bcancel()
+		acancel()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("webtest: starting %s: %w", path, err)
+	}
+	return &Browser{ctx: bctx, cancel: func() { bcancel(); acancel() }, dir: dir}, nil
+}
+
+// Close stops the browser and removes its profile.
+func (b *Browser) Close() {
+	b.cancel()
+	for range 50 {
+		if err := os.RemoveAll(b.dir); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Tab opens a tab in a browser context of its own (its own storage, as a
+// separate browser would have), with a window of the given size. Errors
+// thrown by the page's scripts are collected by the returned Page.
+func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	p := &Page{Ctx: ctx, cancel: cancel}
+	chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			p.mu.Lock()
+			p.errors = append(p.errors, exceptionText(e.ExceptionDetails))
+			p.mu.Unlock()
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, strings.Trim(string(a.Value), `"`)+a.Description)
+				}
+				p.mu.Lock()
+				p.console = append(p.console, strings.Join(parts, " "))
+				p.mu.Unlock()
+			}
+		}
+	})
+	var vopts []chromedp.EmulateViewportOption
+	if mobile {
+		vopts = append(vopts, chromedp.EmulateMobile, chromedp.EmulateScale(2))
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, vopts...)); err != nil {
+		cancel()
+		return nil, err
+	}
+	return p, nil
+}
+
+// Page is one tab.
+type Page struct {
+	Ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	errors  []string
+	console []string
+}
+
+// Close closes the tab.
+func (p *Page) Close() { p.cancel() }
+
+// Errors returns the uncaught exceptions and console errors so far.
+func (p *Page) Errors() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append(append([]string(nil), p.errors...), p.console...)
+}
+
+// Go navigates to a URL and waits for the page to load.
+func (p *Page) Go(url string) error {
+	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
+	defer cancel()
+	return chromedp.Do(ctx, chromedp.Navigate(url))
+}
+
+// Eval evaluates a JavaScript expression (awaiting a promise) and returns
+// its value.
+func Eval[T any](p *Page, js string) (T, error) {
+	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+}
+
+// ErrTimeout is returned by Wait when the condition does not hold in time.
+var ErrTimeout = errors.New("webtest: timed out")
+
+// Wait waits until a JavaScript expression is true.
+func (p *Page) Wait(js string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := Eval[bool](p, "!!("+js+")")
+		if err == nil && ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				return fmt.Errorf("%w waiting for %s: %v", ErrTimeout, js, err)
+			}
+			return fmt.Errorf("%w waiting for %s", ErrTimeout, js)
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// Center returns the middle of the first element a CSS selector finds, in
+// the viewport's coordinates, scrolling it into view first if need be.
+func (p *Page) Center(sel string) (x, y float64, err error) {
+	js := fmt.Sprintf(`(() => {
+		const el = document.querySelector(%q);
+		const r0 = el.getBoundingClientRect();
+		if (r0.top < 0 || r0.bottom > innerHeight || r0.left < 0 || r0.right > innerWidth) el.scrollIntoView({block: 'center', inline: 'center'});
+		const r = el.getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2];
+	})()`, sel)
+	xy, err := Eval[[]float64](p, js)
+	if err != nil {
+		return 0, 0, err
+	}
+	return xy[0], xy[1], nil
+}
+
+// SquareCenter returns the middle of a board square, such as "d2".
+func (p *Page) SquareCenter(square string) (x, y float64, err error) {
+	return p.Center(fmt.Sprintf(`rect.sq[data-square="%s"]`, square))
+}
+
+// Click clicks at a point.
+func (p *Page) Click(x, y float64) error {
+	return chromedp.Do(p.Ctx, chromedp.MouseClickXY(x, y))
+}
+
+// ClickSquare clicks a board square.
+func (p *Page) ClickSquare(square string) error {
+	x, y, err := p.SquareCenter(square)
+	if err != nil {
+		return err
+	}
+	return p.Click(x, y)
+}
+
+// ClickElement clicks the middle of the element a CSS selector finds.
+func (p *Page) ClickElement(sel string) error {
+	x, y, err := p.Center(sel)
+	if err != nil {
+		return err
+	}
+	return p.Click(x, y)
+}
+
+// Drag presses the mouse on one square, moves it in steps to another and
+// releases it there.
+func (p *Page) Drag(from, to string) error {
+	x0, y0, err := p.SquareCenter(from)
+	if err != nil {
+		return err
+	}
+	x1, y1, err := p.SquareCenter(to)
+	if err != nil {
+		return err
+	}
+	steps := []chromedp.Action[chromedp.Void]{
+		chromedp.MouseEvent(chromedp.MouseMoved, x0, y0),
+		chromedp.MouseEvent(chromedp.MousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	}
+	for i := 1; i <= 8; i++ {
+		f := float64(i) / 8
+		steps = append(steps, chromedp.MouseEvent(chromedp.MouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, chromedp.ButtonLeft))
+	}
+	steps = append(steps, chromedp.MouseEvent(chromedp.MouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	return chromedp.Do(p.Ctx, steps...)
+}
+
+// Key presses a key, such as "ArrowLeft" or "Home".
+func (p *Page) Key(key string) error {
+	js := fmt.Sprintf(`document.dispatchEvent(new KeyboardEvent('keydown', {key: %q, bubbles: true})), true`, key)
+	_, err := Eval[bool](p, js)
+	return err
+}
+
+// Screenshot returns a PNG of the viewport.
+func (p *Page) Screenshot() ([]byte, error) {
+	return chromedp.Run(p.Ctx, chromedp.CaptureScreenshot())
+}
+
+func exceptionText(d *runtime.ExceptionDetails) string {
+	text := d.Text
+	if d.Exception != nil && d.Exception.Description != "" {
+		text += " " + d.Exception.Description
+	}
+	return fmt.Sprintf("%s (%s:%d)", text, d.URL, d.LineNumber+1)
+}
