@@ -60,7 +60,7 @@ fi
 step "go test"
 go test -count=1 ./...
 
-race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai)($|/)' || true)
+race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|web)($|/)' || true)
 if [ -n "$race_pkgs" ]; then
 	step "go test -race"
 	# shellcheck disable=SC2086
