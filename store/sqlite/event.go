@@ -17,39 +17,49 @@ import (
 // nothing is written and the error is ErrConflict. A zero At is stored as
 // now. The game's LastEvent becomes the last event's Seq, and its Updated
 // time moves on to the last event's At (it never goes back).
+//
+// Appends that arrive while another commit is under way are committed
+// together, in one transaction and one sync to disk (group commit, see
+// batch.go); each keeps its own all-or-nothing outcome.
 func (s *Store) AppendEvents(ctx context.Context, id string, after int64, events []store.Event) error {
 	evs, err := check.Events(after, events, time.Now())
 	if err != nil {
 		return fmt.Errorf("sqlite: append to game %q: %w", id, err)
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		if len(evs) == 0 {
-			return expectLast(ctx, tx, id, after)
-		}
-		last := evs[len(evs)-1]
-		res, err := tx.ExecContext(ctx, `UPDATE games SET last_event = ?, updated = max(updated, ?)
-			WHERE id = ? AND last_event = ?`, last.Seq, micros(last.At), id, after)
-		if err != nil {
-			return err
-		}
-		if rows, err := res.RowsAffected(); err != nil {
-			return err
-		} else if rows == 0 {
-			return expectLast(ctx, tx, id, after)
-		}
-		for _, e := range evs {
-			_, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)`,
-				id, e.Seq, e.Kind, jsonText(e.Data), micros(e.At))
-			if isUniqueViolation(err) {
-				return fmt.Errorf("event %d is already stored: %w", e.Seq, store.ErrConflict)
-			} else if err != nil {
-				return fmt.Errorf("event %d: %w", e.Seq, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
+	}
+	if err := s.appends.do(s, &appendReq{ctx: ctx, id: id, after: after, evs: evs}); err != nil {
+		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
+	}
+	return nil
+}
+
+// appendTx does one append inside the transaction tx; its errors are the
+// caller's to prefix.
+func appendTx(ctx context.Context, tx *sql.Tx, id string, after int64, evs []store.Event) error {
+	if len(evs) == 0 {
+		return expectLast(ctx, tx, id, after)
+	}
+	last := evs[len(evs)-1]
+	res, err := tx.ExecContext(ctx, `UPDATE games SET last_event = ?, updated = max(updated, ?)
+		WHERE id = ? AND last_event = ?`, last.Seq, micros(last.At), id, after)
+	if err != nil {
+		return err
+	}
+	if rows, err := res.RowsAffected(); err != nil {
+		return err
+	} else if rows == 0 {
+		return expectLast(ctx, tx, id, after)
+	}
+	for _, e := range evs {
+		_, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)`,
+			id, e.Seq, e.Kind, jsonText(e.Data), micros(e.At))
+		if isUniqueViolation(err) {
+			return fmt.Errorf("event %d is already stored: %w", e.Seq, store.ErrConflict)
+		} else if err != nil {
+			return fmt.Errorf("event %d: %w", e.Seq, err)
+		}
 	}
 	return nil
 }

@@ -59,6 +59,8 @@ type Store struct {
 	write *sql.DB // one connection: SQLite has one writer at a time
 	read  *sql.DB // read-only connections; the same as write in memory
 
+	appends batcher // group commit of AppendEvents
+
 	closeOnce sync.Once
 	closeErr  error
 }
