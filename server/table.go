@@ -80,7 +80,7 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	}
 	pr, err := rules.Lookup(name)
 	if err != nil {
-		return nil, t, Errorf(EINVALID, "unknown rules %q (known: %s)", name, strings.Join(rules.Names(), ", "))
+		return nil, t, Errorf(EINVALID, "%s", strings.TrimPrefix(err.Error(), "rules: "))
 	}
 	n := pr.NumSeats()
 	if len(ng.Seats) != n {

@@ -18,7 +18,7 @@ func rulesFlag(fs *flag.FlagSet) *string {
 func lookupPreset(name string) (*rules.Preset, error) {
 	pr, err := rules.Lookup(name)
 	if err != nil {
-		return nil, usageError("unknown preset %q (known: %s)", name, strings.Join(rules.Names(), ", "))
+		return nil, usageError("%s", strings.TrimPrefix(err.Error(), "rules: "))
 	}
 	return pr, nil
 }
