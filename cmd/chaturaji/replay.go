@@ -43,18 +43,9 @@ func runReplay(e *env, args []string) error {
 		return usageError("want one FILE, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
-	var in io.Reader = os.Stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		in = f
-	}
-	recs, err := record.Parse(in)
+	recs, err := readRecords(path)
 	if err != nil {
-		return invalid(fmt.Errorf("%s: %w", path, err))
+		return err
 	}
 	wrong := 0
 	for i, r := range recs {
@@ -94,4 +85,23 @@ func replayOne(w io.Writer, n int, r *record.Record) error {
 	fmt.Fprintf(w, "game %d: %d turns, %s: %s; %s\n", n, len(g.Turns()), state, strings.Join(scores, ", "), dice)
 	fmt.Fprintf(w, "\t%s\n", p)
 	return nil
+}
+
+// readRecords parses the record file at path ("-" for standard input); a
+// file that does not parse is an invalid-input error naming it.
+func readRecords(path string) ([]*record.Record, error) {
+	var in io.Reader = os.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		in = f
+	}
+	recs, err := record.Parse(in)
+	if err != nil {
+		return nil, invalid(fmt.Errorf("%s: %w", path, err))
+	}
+	return recs, nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/chaturaji/chaturaji/record"
 )
@@ -42,18 +40,9 @@ func runVerify(e *env, args []string) error {
 		return usageError("want one RECORD file, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
-	var in io.Reader = os.Stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		in = f
-	}
-	recs, err := record.Parse(in)
+	recs, err := readRecords(path)
 	if err != nil {
-		return invalid(fmt.Errorf("%s: %w", path, err))
+		return err
 	}
 	bad := 0
 	for i, r := range recs {
