@@ -59,10 +59,12 @@ func (r *Record) replayTurn(g *rules.Game, i int, t rules.Turn) error {
 	switch {
 	case p.Finished():
 		return r.turnError(i, colour, errors.New("the game is already over"))
+	case p.Pending() != "":
+		return r.turnError(i-1, "", fmt.Errorf("the turn is not over: %c must still %s", p.Seat().Letter(), p.Pending()))
 	case pr.Die != nil && !p.AwaitingRoll():
 		return r.turnError(i-1, "", fmt.Errorf("the turn is not over: %c still has dice %s to use", p.Seat().Letter(), p.Roll()))
-	case p.Seat() != t.Seat:
-		return r.turnError(i, colour, fmt.Errorf("it is %c's turn (%s), not %s's (%s)", p.Seat().Letter(), p.Seat(), colour, t.Seat))
+	case p.TurnSeat() != t.Seat:
+		return r.turnError(i, colour, fmt.Errorf("it is %c's turn (%s), not %s's (%s)", p.TurnSeat().Letter(), p.TurnSeat(), colour, t.Seat))
 	}
 	if pr.Die != nil {
 		if err := g.PlayRoll(t.Roll); err != nil {
@@ -77,8 +79,9 @@ func (r *Record) replayTurn(g *rules.Game, i int, t rules.Turn) error {
 			switch {
 			case q.Finished():
 				return r.turnError(i, tok, fmt.Errorf("the game ended with %s", prev))
-			case pr.Die == nil || q.AwaitingRoll() || q.Seat() != t.Seat:
-				return r.turnError(i, tok, fmt.Errorf("the turn passed to %c (%s) after %s", q.Seat().Letter(), q.Seat(), prev))
+			case q.Pending() == "" && (pr.Die == nil || q.AwaitingRoll()) || q.TurnSeat() != t.Seat:
+				// Only a pending decision (an exchange) continues a diceless turn.
+				return r.turnError(i, tok, fmt.Errorf("the turn passed to %c (%s) after %s", q.TurnSeat().Letter(), q.TurnSeat(), prev))
 			}
 		}
 		if err := g.Play(a); err != nil {

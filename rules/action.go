@@ -19,7 +19,15 @@ const (
 	Move                // a piece moves from one square to another
 	Pass                // the player gives up the turn
 	Retire              // a lone king leaves the board
+	Drop                // a piece is placed on an empty square (`K@e4`)
+	Propose             // the capturer of a king proposes a king exchange
+	Waive               // the capturer of a king lets the exchange go
+	Accept              // the owner of the king just captured accepts the exchange
+	Decline             // the owner of the king just captured declines it
 )
+
+// decisionWords are the notation of the actions that are single words.
+var decisionWords = map[ActionType]string{Pass: "pass", Retire: "retire", Propose: "propose", Waive: "waive", Accept: "accept", Decline: "decline"}
 
 // MaxActions bounds the number of legal actions in any position of any
 // preset; a buffer of this size never overflows.
@@ -47,6 +55,20 @@ const PassAction = Action(uint32(Pass) << typeShift)
 // RetireAction is the action `retire`.
 const RetireAction = Action(uint32(Retire) << typeShift)
 
+// The decisions of a king exchange (RULES.md 5.0).
+const (
+	ProposeAction = Action(uint32(Propose) << typeShift)
+	WaiveAction   = Action(uint32(Waive) << typeShift)
+	AcceptAction  = Action(uint32(Accept) << typeShift)
+	DeclineAction = Action(uint32(Decline) << typeShift)
+)
+
+// DropAction returns the placing of a piece of kind k on the empty square
+// sq, written `K@e4`.
+func DropAction(k Kind, sq Square) Action {
+	return Action(uint32(Drop)<<typeShift | uint32(k)<<kindShift | uint32(sq)<<6)
+}
+
 // Type returns what the action is.
 func (a Action) Type() ActionType { return ActionType(a >> typeShift & 15) }
 
@@ -56,7 +78,8 @@ func (a Action) From() Square { return Square(a & 63) }
 // To returns the square a move ends on.
 func (a Action) To() Square { return Square(a >> 6 & 63) }
 
-// Promotion returns the kind a move chooses to promote to, NoKind if none.
+// Promotion returns the kind a move chooses to promote to, or a drop
+// places; NoKind if none.
 func (a Action) Promotion() Kind { return Kind(a >> kindShift & 15) }
 
 // String returns the action in the default notation.
@@ -72,10 +95,11 @@ func (a Action) Format(pr *Preset) string {
 			s += "=" + string(pr.Pieces[k].Letter)
 		}
 		return s
-	case Pass:
-		return "pass"
-	case Retire:
-		return "retire"
+	case Drop:
+		return string(pr.Pieces[a.Promotion()].Letter) + "@" + a.To().String()
+	}
+	if w, ok := decisionWords[a.Type()]; ok && a&^(15<<typeShift) == 0 {
+		return w
 	}
 	return fmt.Sprintf("Action(%#x)", uint32(a))
 }
@@ -83,11 +107,21 @@ func (a Action) Format(pr *Preset) string {
 // ParseAction reads an action in the notation of preset pr. It checks only
 // the form; whether the action is legal is the position's question.
 func ParseAction(pr *Preset, s string) (Action, error) {
-	switch s {
-	case "pass":
-		return PassAction, nil
-	case "retire":
-		return RetireAction, nil
+	for t, w := range decisionWords {
+		if s == w {
+			return Action(uint32(t) << typeShift), nil
+		}
+	}
+	if len(s) == 4 && s[1] == '@' {
+		k := NoKind
+		if s[0] < 128 {
+			k = pr.letterKind[s[0]]
+		}
+		sq, err := ParseSquare(s[2:])
+		if k == NoKind || err != nil {
+			return 0, fmt.Errorf("rules: invalid drop %q: want a piece letter of %s, @ and a square, like K@e4", s, pr.Name)
+		}
+		return DropAction(k, sq), nil
 	}
 	if len(s) < 4 {
 		return 0, fmt.Errorf("rules: invalid action %q: want a move like d2d3, pass or retire", s)

@@ -16,6 +16,7 @@ func (pr *Preset) Explain() string {
 	pr.explainPieces(w)
 	pr.explainDice(w)
 	pr.explainTurn(w)
+	pr.explainTeams(w)
 	pr.explainPromotion(w)
 	pr.explainEnd(w)
 	pr.explainOptions(w)
@@ -34,7 +35,12 @@ func (pr *Preset) explainSeats(w writeFunc) {
 		seats = append(seats, s.String())
 	}
 	w("## Seats\n\n%s seats play, in this turn order: %s. ", capitalize(numberWord(len(pr.Order))), strings.Join(order, ", "))
-	w("Every player plays for himself. Scores are listed in seat order: %s.\n\n", strings.Join(seats, ", "))
+	if pr.Team.Partners {
+		w("Partners sit opposite: South and North play against West and East. ")
+	} else {
+		w("Every player plays for himself. ")
+	}
+	w("Scores are listed in seat order: %s.\n\n", strings.Join(seats, ", "))
 }
 
 func (pr *Preset) explainPieces(w writeFunc) {
@@ -110,6 +116,10 @@ func (pr *Preset) explainTurn(w writeFunc) {
 	switch {
 	case pr.Kingless:
 		w("An army without a king keeps moving; a seat with no piece that can move passes.\n\n")
+	case pr.Team.KinglessPlays:
+		w("An army without a king is not frozen: its seat still rolls on its turn, and its partner chooses the move, from both armies' pieces of the rolled kind. A seat with no pieces is skipped.\n\n")
+	case pr.Goal == KingsGoal && pr.Team.Command != NoCommand:
+		w("An army without a king is frozen: its pieces stay where they are and can be captured, and its turns are skipped, unless its partner commands it (below).\n\n")
 	case pr.Goal == KingsGoal:
 	default:
 		w("An army without a king is frozen: its pieces stay where they are and can be captured, and its turns are skipped.\n\n")
@@ -117,9 +127,42 @@ func (pr *Preset) explainTurn(w writeFunc) {
 	if pr.Triumph {
 		w("Boat triumph: when a boat's move leaves every square of a 2x2 block containing its destination occupied by boats, the mover captures every boat of that block (or blocks) that is not his own. Promotion to a boat does not set it off.\n\n")
 	}
-	if pr.Goal == PointsGoal {
+	if pr.Goal == PointsGoal && pr.Team.Partners {
+		w("Scoring: the player who decided the capture scores the captured piece's points; a team's score is both partners' points.\n\n")
+	} else if pr.Goal == PointsGoal {
 		w("Scoring: the capturer scores the captured piece's points, whoever owns it.\n\n")
 	}
+}
+
+func (pr *Preset) explainTeams(w writeFunc) {
+	t := pr.Team
+	if !pr.teamPlay {
+		return
+	}
+	w("## Team play\n\n")
+	if t.Safe != 0 {
+		w("- Partners' pieces cannot be captured.\n")
+	}
+	if t.Command != NoCommand {
+		w("- Command: when a king moves onto its partner's throne (the square the partner's king started on), its owner commands both armies until that king leaves the throne or the partner gets a king back. The commander decides both seats' turns, with that turn's roll, and may move pieces of both armies. If each partner commands the other, each decides his own turn. The seat field names the seat whose turn it is; the extra field's `command` key names the commanders.\n")
+	}
+	if t.KinglessPlays {
+		w("- A player whose partner has no king commands the partner's army in the same way.\n")
+	}
+	if t.Bonuses {
+		w("- Throne bonuses: +1 when a king moves onto an enemy throne, once per throne per game (the `thrones` key lists them), even if that throne's king is gone; +2 when any piece captures an enemy king standing on its own throne (on top of the +1 and the king's points).\n")
+		w("- Empire: when the game ends because a team has no king, a player of the other team who is then commanding gets, once: 4 if he captured the last enemy king on a throne, else 2 if he captured the last enemy king, else 1.\n")
+	}
+	if t.ShareBoats {
+		w("- Boat triumph in teams: the enemy boats of the blocks are captured, and the partner's boats there pass to the moving boat's owner.\n")
+	}
+	if t.Exchange != NoExchange {
+		w("- King exchange: after a capture of an enemy king that leaves each team exactly one king (such a capture never ends the game), the player who decided the capture plays `propose` or `waive`; after `propose` the owner of the king just captured plays `accept` or `decline`. On `accept` the proposing team's missing king is placed first, on its throne if empty, else its owner drops it on any empty square (`K@e4`); then the other king likewise. Then the turn passes on. While this is decided the seat field names the player to decide, and the extra field's `exchange` and `turn` keys hold the step and whose turn it is. Decisions and drops never change the clock, score or start a command.\n")
+	}
+	if pr.Retire && t.Exchange != NoExchange {
+		w("- A king that retired cannot be exchanged (the `retired` key lists them).\n")
+	}
+	w("\n")
 }
 
 func (pr *Preset) explainPromotion(w writeFunc) {
@@ -161,6 +204,13 @@ func (pr *Preset) explainEnd(w writeFunc) {
 	switch {
 	case pr.LastArmy:
 		w("- only one army has pieces left;\n")
+	case pr.Team.Partners:
+		w("- a team has no king left on the board: ")
+		if pr.Goal == KingsGoal {
+			w("the other team wins;\n")
+		} else {
+			w("the higher team score wins;\n")
+		}
 	case pr.Goal == KingsGoal:
 		w("- a side has no king left: the other side wins;\n")
 	default:
@@ -170,7 +220,9 @@ func (pr *Preset) explainEnd(w writeFunc) {
 			w("- one king is left on the board;\n")
 		}
 	}
-	if pr.PeaceEnds {
+	if pr.PeaceEnds && pr.Team.Partners {
+		w("- only kings are left on the board (honourable peace): a draw, whatever the scores;\n")
+	} else if pr.PeaceEnds {
 		w("- only kings are left on the board (honourable peace);\n")
 	}
 	if pr.TurnClock {
@@ -182,7 +234,9 @@ func (pr *Preset) explainEnd(w writeFunc) {
 		}
 		w(".\n")
 	}
-	if pr.Goal == PointsGoal {
+	if pr.Goal == PointsGoal && pr.Team.Partners {
+		w("\nThe team with the higher team score wins; equal team scores are a draw.\n")
+	} else if pr.Goal == PointsGoal {
 		w("\nThe higher score ranks higher; equal scores share a rank.\n")
 	}
 	w("\n")

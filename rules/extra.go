@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -10,15 +12,39 @@ import (
 // sorted. It is printed only when some key differs from its value at the
 // start of a game, so a preset without such state has no sixth field.
 //
-// Keys:
-//   - leaps: the colour letters, in seat order, of the seats whose king has
-//     made its once-a-game knight's leap (presets with KingLeap).
+// Keys (colour letters are always in seat order):
+//   - command: the seats commanding their partner's army through its throne
+//     (presets with command).
+//   - exchange: the pending step of a king exchange: propose (the capturer
+//     plays propose or waive), accept (the owner of the king captured plays
+//     accept or decline) or drop (the seat to act drops its king); with turn.
+//   - leaps: the seats whose king has made its once-a-game knight's leap
+//     (presets with KingLeap).
+//   - retired: the seats whose king retired (team presets with retire).
+//   - thrones: the seats whose throne an enemy king has entered, its bonus
+//     paid (chaturaji-teams).
+//   - turn: while an exchange is pending, the seat whose turn it is.
 
 // extraKeys returns the keys preset pr's positions may carry, sorted.
 func (pr *Preset) extraKeys() []string {
 	var keys []string
+	if pr.Team.Command != NoCommand {
+		keys = append(keys, "command")
+	}
+	if pr.Team.Exchange != NoExchange {
+		keys = append(keys, "exchange")
+	}
 	if pr.KingLeap {
 		keys = append(keys, "leaps")
+	}
+	if pr.teamPlay && pr.Retire {
+		keys = append(keys, "retired")
+	}
+	if pr.Team.Bonuses {
+		keys = append(keys, "thrones")
+	}
+	if pr.Team.Exchange != NoExchange {
+		keys = append(keys, "turn")
 	}
 	return keys
 }
@@ -26,8 +52,23 @@ func (pr *Preset) extraKeys() []string {
 // formatExtra returns the extra field, "" when it has nothing to say.
 func (p *Position) formatExtra() string {
 	var pairs []string
+	if p.command != 0 {
+		pairs = append(pairs, "command="+p.seatLetters(p.command))
+	}
+	if p.step != noStep {
+		pairs = append(pairs, "exchange="+stepNames[p.step])
+	}
 	if p.leaps != 0 {
 		pairs = append(pairs, "leaps="+p.seatLetters(p.leaps))
+	}
+	if p.retired != 0 {
+		pairs = append(pairs, "retired="+p.seatLetters(p.retired))
+	}
+	if p.thronesTaken != 0 {
+		pairs = append(pairs, "thrones="+p.seatLetters(p.thronesTaken))
+	}
+	if p.step != noStep {
+		pairs = append(pairs, "turn="+string(p.turn.Letter()))
 	}
 	return strings.Join(pairs, ";")
 }
@@ -51,6 +92,7 @@ func (p *Position) parseExtra(t string) error {
 		return &PositionError{"extra", t, fmt.Sprintf("preset %s keeps no extra state", pr.Name)}
 	}
 	last := ""
+	sawTurn := false
 	for _, pair := range strings.Split(t, ";") {
 		key, value, ok := strings.Cut(pair, "=")
 		switch {
@@ -63,13 +105,29 @@ func (p *Position) parseExtra(t string) error {
 		}
 		last = key
 		switch key {
-		case "leaps":
+		case "command", "leaps", "retired", "thrones":
 			set, err := pr.parseSeatSet(value)
 			if err != nil || set == 0 {
-				return &PositionError{"extra", t, fmt.Sprintf("leaps=%q: want the colour letters of seats, in seat order (%s)", value, pr.seatLetters())}
+				return &PositionError{"extra", t, fmt.Sprintf("%s=%q: want the colour letters of seats, in seat order (%s)", key, value, pr.seatLetters())}
 			}
-			p.leaps = set
+			*map[string]*uint8{"command": &p.command, "leaps": &p.leaps, "retired": &p.retired, "thrones": &p.thronesTaken}[key] = set
+		case "exchange":
+			i := slices.Index(stepNames[:], value)
+			if i <= 0 {
+				return &PositionError{"extra", t, fmt.Sprintf("exchange=%q: want propose, accept or drop", value)}
+			}
+			p.step = uint8(i)
+		case "turn":
+			s, err := pr.parseSeat(value)
+			if err != nil {
+				return &PositionError{"extra", t, fmt.Sprintf("turn=%q: want the colour letter of a seat (%s)", value, pr.seatLetters())}
+			}
+			p.turn = s
+			sawTurn = true
 		}
+	}
+	if (p.step != noStep) != sawTurn {
+		return &PositionError{"extra", t, "exchange and turn go together"}
 	}
 	if p.formatExtra() != t {
 		return &PositionError{"extra", t, "not in canonical form: " + p.formatExtra()}
@@ -99,4 +157,32 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// checkPending checks the team state read from the extra field against the
+// board: each command has its king on the partner's throne, and a pending
+// exchange step fits the kings on the board.
+func (p *Position) checkPending() error {
+	pr := p.preset
+	for c := p.command; c != 0; c &= c - 1 {
+		s := Seat(lowestKind(KindSet(c)))
+		if p.board[pr.thrones[Partner(s)]] != MakePiece(s, King) {
+			return fmt.Errorf("%s commands, but its king is not on its partner's throne %s", s, pr.thrones[Partner(s)])
+		}
+	}
+	a, b := p.teamKings()
+	switch p.step {
+	case stepPropose, stepAccept:
+		if a != 1 || b != 1 {
+			return errors.New("an exchange is decided when each team has one king")
+		}
+	case stepDrop:
+		if p.HasKing(p.seat) {
+			return errors.New("the seat to drop a king has one")
+		}
+	}
+	if p.step == stepAccept && p.HasKing(p.seat) {
+		return errors.New("the seat to accept an exchange has its king")
+	}
+	return nil
 }

@@ -121,7 +121,7 @@ func (g *Game) Play(a Action) error {
 	if !p.IsLegal(a) {
 		return &IllegalActionError{Action: a.Format(g.preset), Position: p.String()}
 	}
-	if g.preset.Die == nil { // no roll opens the turn
+	if g.preset.Die == nil && p.step == noStep { // no roll opens the turn; decisions continue it
 		g.turns = append(g.turns, Turn{Seat: p.seat})
 	}
 	t := &g.turns[len(g.turns)-1]

@@ -9,6 +9,10 @@ package rules
 func (p *Position) Make(a Action, u *Undo) {
 	u.action, u.saved, u.n = a, p.state, 0
 	pr := p.preset
+	if pr.teamPlay {
+		p.makeTeam(a, u)
+		return
+	}
 	mover := p.seat
 	first := p.roll.Len() == pr.Dice // the turn's first action
 	reset := false                   // a capture or a pawn move resets the clock
@@ -227,12 +231,20 @@ func (p *Position) endReason() End {
 	pr := p.preset
 	kings := p.byKind[King]
 	switch {
+	case p.step != noStep:
+		return NotOver // a king exchange is being decided
 	case pr.LastArmy && p.armies() <= 1:
 		return LastArmy
+	case pr.Team.Partners:
+		if a, b := p.teamKings(); a == 0 || b == 0 {
+			return KingsTaken
+		}
 	case pr.Goal == KingsGoal && p.sideWithoutKing():
 		return KingsTaken
 	case pr.Goal == PointsGoal && !pr.Kingless && popcount(kings) <= 1:
 		return LastKing
+	}
+	switch {
 	case pr.PeaceEnds && p.occ == kings:
 		return Peace
 	case int(p.clock) >= pr.ClockLimit && !p.midTurn():

@@ -14,7 +14,10 @@ func (p *Position) Actions(buf []Action) []Action {
 	if p.done || p.AwaitingRoll() {
 		return buf
 	}
-	buf = p.appendMoves(buf, p.seat, p.allowed())
+	if p.preset.teamPlay {
+		return p.teamActions(buf)
+	}
+	buf = p.appendMoves(buf, p.seat, p.allowed(), p.occ&^p.bySeat[p.seat])
 	if len(buf) == 0 || p.preset.PassAlways {
 		buf = append(buf, PassAction)
 	}
@@ -28,6 +31,10 @@ func (p *Position) Actions(buf []Action) []Action {
 func (p *Position) CountActions() int {
 	if p.done || p.AwaitingRoll() {
 		return 0
+	}
+	if p.preset.teamPlay {
+		var buf [MaxActions]Action
+		return len(p.teamActions(buf[:0]))
 	}
 	return p.withPassAndRetire(p.countMoves(p.seat, p.allowed()))
 }
@@ -92,13 +99,14 @@ func (p *Position) allowed() KindSet {
 // piece.
 func (p *Position) mayRetire() bool {
 	own := p.bySeat[p.seat]
-	return p.preset.Retire && own&p.byKind[King] == own && popcount(own) == 1
+	return p.preset.Retire && own&p.byKind[King] == own && popcount(own) == 1 &&
+		(!p.preset.teamPlay || p.decider(p.seat) == p.seat)
 }
 
-// capturable returns the squares a piece of kind k owned by seat s may
+// capturable returns the squares among foes that a piece of kind k may
 // capture on.
-func (p *Position) capturable(s Seat, k Kind) uint64 {
-	c := p.occ &^ p.bySeat[s]
+func (p *Position) capturable(foes uint64, k Kind) uint64 {
+	c := foes
 	for ks := p.preset.Pieces[k].CannotTake; ks != 0; ks &= ks - 1 {
 		c &^= p.byKind[lowestKind(ks)]
 	}
@@ -117,8 +125,9 @@ func (p *Position) moveTargets(s Seat, k Kind, sq Square, capturable uint64) uin
 	return (st.quiet|either)&^p.occ | (st.takes|either)&capturable
 }
 
-// appendMoves appends the moves of seat s's pieces of the given kinds.
-func (p *Position) appendMoves(buf []Action, s Seat, ks KindSet) []Action {
+// appendMoves appends the moves of seat s's pieces of the given kinds,
+// which may capture on the squares foes.
+func (p *Position) appendMoves(buf []Action, s Seat, ks KindSet, foes uint64) []Action {
 	pr := p.preset
 	for ; ks != 0; ks &= ks - 1 {
 		k := lowestKind(ks)
@@ -126,7 +135,7 @@ func (p *Position) appendMoves(buf []Action, s Seat, ks KindSet) []Action {
 		if pieces == 0 {
 			continue
 		}
-		capt := p.capturable(s, k)
+		capt := p.capturable(foes, k)
 		if pr.special.Has(k) {
 			buf = p.appendSpecial(buf, s, k, pieces, capt)
 			continue
@@ -169,6 +178,7 @@ func (p *Position) appendSpecial(buf []Action, s Seat, k Kind, pieces, capt uint
 // countMoves counts the moves appendMoves would append.
 func (p *Position) countMoves(s Seat, ks KindSet) int {
 	pr := p.preset
+	foes := p.occ &^ p.bySeat[s]
 	n := 0
 	for ; ks != 0; ks &= ks - 1 {
 		k := lowestKind(ks)
@@ -176,7 +186,7 @@ func (p *Position) countMoves(s Seat, ks KindSet) int {
 		if pieces == 0 {
 			continue
 		}
-		capt := p.capturable(s, k)
+		capt := p.capturable(foes, k)
 		if pr.special.Has(k) {
 			n += p.countSpecial(s, k, pieces, capt)
 			continue

@@ -95,8 +95,17 @@ func parsePosition(pr *Preset, s string) (*Position, error) {
 	if p.done && p.rolled {
 		return nil, &PositionError{"dice", fields[2], "the game is over, so no roll can be pending"}
 	}
-	if !p.done && !pr.Kingless && !p.HasKing(p.seat) {
+	if p.done && p.step != noStep {
+		return nil, &PositionError{"extra", fields[5], "the game is over, so no decision can be pending"}
+	}
+	if !p.done && p.step == noStep && !pr.Kingless && !p.HasKing(p.seat) && !(pr.teamPlay && p.takesTurn(p.seat)) {
 		return nil, &PositionError{"seat", fields[1], "that seat has no king, so its turn is skipped: it cannot be the seat to act"}
+	}
+	if p.step != noStep && p.rolled {
+		return nil, &PositionError{"dice", fields[2], "a decision is pending: the dice of the turn are used"}
+	}
+	if err := p.checkPending(); err != nil {
+		return nil, &PositionError{"extra", fields[5], err.Error()}
 	}
 	p.hash = p.computeHash()
 	return p, nil
@@ -249,5 +258,5 @@ func (p *Position) computeHash() uint64 {
 			h ^= leapKeys[s]
 		}
 	}
-	return h ^ seatKeys[p.seat] ^ rollKey(p.rolled, p.roll)
+	return h ^ seatKeys[p.seat] ^ rollKey(p.rolled, p.roll) ^ p.teamHash()
 }

@@ -14,7 +14,12 @@ func (pr *Preset) Chances() []Chance { return pr.chances }
 // unless another seat decides for it (in presets with command or decisions
 // such as accepting an exchange). Servers check a player's right to act
 // against the decider.
-func (p *Position) Decider() Seat { return p.seat }
+func (p *Position) Decider() Seat {
+	if p.step != noStep || !p.preset.teamPlay {
+		return p.seat
+	}
+	return p.decider(p.seat)
+}
 
 // Ranks returns each playing seat's rank, 1 for the best; seats that do not
 // play rank 0. In points presets the rank is by score, equal scores sharing
@@ -28,6 +33,8 @@ func (p *Position) Ranks() [NumSeats]int {
 	for _, s := range pr.seats {
 		ranks[s] = 1
 		switch {
+		case pr.Team.Partners:
+			ranks[s] = p.teamRank(s, end)
 		case pr.Goal == KingsGoal:
 			if end == KingsTaken && !p.HasKing(s) {
 				ranks[s] = 2
@@ -42,4 +49,32 @@ func (p *Position) Ranks() [NumSeats]int {
 		}
 	}
 	return ranks
+}
+
+// TeamScore returns the score of seat s's team: both partners' points in
+// team presets, s's own otherwise.
+func (p *Position) TeamScore(s Seat) int {
+	if p.preset.Team.Partners {
+		return int(p.scores[s] + p.scores[Partner(s)])
+	}
+	return int(p.scores[s])
+}
+
+// teamRank ranks seat s's team: in king presets the team that still has a
+// king when a team has none ranks 1 and the other 2; in points presets the
+// higher team score ranks 1, except in an honourable peace; otherwise 1.
+func (p *Position) teamRank(s Seat, end End) int {
+	if p.preset.Goal == KingsGoal {
+		if end == KingsTaken && !p.HasKing(s) && !p.HasKing(Partner(s)) {
+			return 2
+		}
+		return 1
+	}
+	if end == Peace {
+		return 1
+	}
+	if p.TeamScore(s^1) > p.TeamScore(s) { // s^1 is an enemy seat
+		return 2
+	}
+	return 1
 }

@@ -21,7 +21,12 @@ type state struct {
 	roll   Roll
 	done   bool
 	leaps  uint8 // seats whose king has made its knight's leap (bit per seat)
-	hash   uint64
+	// Team play (bit per seat): seats commanding their partner through its
+	// throne, thrones entered by an enemy king, seats whose king retired.
+	command, thronesTaken, retired uint8
+	step                           uint8 // a pending decision (noStep, stepPropose, ...)
+	turn                           Seat  // while a decision is pending, whose turn it is
+	hash                           uint64
 }
 
 // Preset returns the ruleset the position is played under.
@@ -34,7 +39,9 @@ func (p *Position) At(sq Square) Piece { return p.board[sq] }
 func (p *Position) Seat() Seat { return p.seat }
 
 // AwaitingRoll reports whether the seat to act must roll before it acts.
-func (p *Position) AwaitingRoll() bool { return !p.rolled && !p.done && p.preset.Die != nil }
+func (p *Position) AwaitingRoll() bool {
+	return !p.rolled && !p.done && p.preset.Die != nil && p.step == noStep
+}
 
 // Roll returns the faces of the current turn not yet used; the zero Roll
 // while the roll is awaited.

@@ -91,6 +91,8 @@ type Preset struct {
 	// KingLeap: once per seat per game a king that no enemy piece attacks
 	// may leap like a knight (two-player chaturanga).
 	KingLeap bool
+	// Team play (RULES.md 5.0): see TeamRules.
+	Team TeamRules
 	// Options lists the house rules the preset accepts.
 	Options []Option
 
@@ -111,6 +113,8 @@ type Preset struct {
 	kingEnds       bool                            // the game ends only by the last king, peace or the clock
 	steps          [NumKinds][NumSeats][64]stepSet // non-sliding targets
 	start          *Position
+	thrones        [NumSeats]Square // each seat's throne: its king's starting square
+	teamPlay       bool             // Team has some rule: the team path of Make and Actions
 }
 
 var presets = map[string]*Preset{}
@@ -161,8 +165,9 @@ func (pr *Preset) prepare() error {
 		}
 		pr.outcomeKinds = append(pr.outcomeKinds, ks)
 	}
+	pr.teamPlay = pr.Team != TeamRules{}
 	pr.oneActionTurns = pr.Dice <= 1 && !pr.TurnClock
-	pr.kingEnds = pr.Goal == PointsGoal && !pr.Kingless && !pr.LastArmy && !pr.TurnClock
+	pr.kingEnds = pr.Goal == PointsGoal && !pr.Kingless && !pr.LastArmy && !pr.TurnClock && !pr.teamPlay
 	pr.special = 0
 	if pr.KingLeap {
 		pr.special |= kinds(King)
@@ -173,6 +178,12 @@ func (pr *Preset) prepare() error {
 	start, err := parsePosition(pr, pr.Start)
 	if err != nil {
 		return fmt.Errorf("rules: preset %s: bad start position: %v", pr.Name, err)
+	}
+	pr.thrones = [NumSeats]Square{NoSquare, NoSquare, NoSquare, NoSquare}
+	for _, s := range pr.Order {
+		if k := start.Pieces(s, King); k != 0 {
+			pr.thrones[s] = lowest(k)
+		}
 	}
 	pr.startCount = [NumKinds]int{}
 	for k := range Kind(numKinds) {

@@ -109,8 +109,42 @@ var Chaturanga2P = &Preset{
 	KingLeap:   true,
 }
 
+// chaturajiTeam is the team play of [000]: partners opposite, their pieces
+// safe from each other, command through the partner's throne, the king
+// exchange, and the partner's boats shared in a triumph.
+var chaturajiTeam = TeamRules{
+	Partners:   true,
+	Safe:       kinds(Pawn, Boat, Horse, Elephant, King),
+	Command:    CommandBoth,
+	Exchange:   ExchangeAnywhere,
+	ShareBoats: true,
+}
+
+// ChaturajiTeams is [000]'s team play: two against two, team points with
+// throne and empire bonuses.
+var ChaturajiTeams = derive(Chaturaji, "chaturaji-teams", "two teams of partners sitting opposite; one long die; team points with throne bonuses", "[000] team play", func(pr *Preset) {
+	pr.Raise = 0
+	pr.Team = chaturajiTeam
+	pr.Team.KinglessPlays = true
+	pr.Team.Bonuses = true
+	pr.Options = optionsNamed("clock", "peace", "ranks", "retire", "triumph")
+})
+
+// ChaturajiDiceless is [000]'s strategic variant: the team play without
+// dice or points; the team that takes both enemy kings wins.
+var ChaturajiDiceless = derive(Chaturaji, "chaturaji-diceless", "two teams of partners sitting opposite; no dice; take both enemy kings", "[000] purely strategic variant, with its team play", func(pr *Preset) {
+	for k := range pr.Pieces {
+		pr.Pieces[k].Points = 0
+	}
+	pr.Die, pr.Dice = nil, 0
+	pr.Goal = KingsGoal
+	pr.Retire, pr.Raise, pr.PeaceEnds = false, 0, false
+	pr.Team = chaturajiTeam
+	pr.Options = optionsNamed("clock", "ranks", "triumph")
+})
+
 func init() {
-	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P} {
+	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless} {
 		register(pr)
 	}
 }
@@ -136,4 +170,18 @@ func withRanks(pr *Preset) {
 func withDice(pr *Preset, d *Die, n int) {
 	pr.Die, pr.Dice = d, n
 	pr.PassAlways = n > 1
+}
+
+// optionsNamed returns the house rules of the points presets with the given
+// names.
+func optionsNamed(names ...string) []Option {
+	var out []Option
+	for _, o := range chaturajiOptions {
+		for _, n := range names {
+			if o.Name == n {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
 }

@@ -82,15 +82,31 @@ func TestRules(t *testing.T) {
 
 // runRuleCase plays one situation's script on both engines.
 func runRuleCase(t *testing.T, path string, c ruleCase) {
+	pr := rules.Chaturaji
+	if len(c.steps) > 0 && c.steps[0].key == "rules" {
+		pr = mustLookup(t, c.steps[0].arg)
+		c.steps = c.steps[1:]
+	}
 	if len(c.steps) == 0 || c.steps[0].key != "pos" {
-		t.Fatalf("%s:%d: a situation starts with pos", path, c.line)
+		t.Fatalf("%s:%d: a situation starts with pos (after rules, if any)", path, c.line)
 	}
 	start := c.steps[0].arg
-	p := mustParse(t, start)
+	p := mustParsePreset(t, pr, start)
 	if got := p.String(); got != start {
 		t.Fatalf("%s:%d: position is not canonical: printed as %s", path, c.line, got)
 	}
-	np := mustNaive(t, start)
+	np, err := naive.ParseRules(pr.Name, start)
+	if err != nil {
+		t.Fatalf("%s:%d: naive: %v", path, c.line, err)
+	}
+	mustAction := func(t *testing.T, s string) rules.Action {
+		t.Helper()
+		a, err := rules.ParseAction(pr, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
 	initial := *p
 	var undos []*rules.Undo
 	overPending := false // a play whose end state no `end` step has checked
@@ -110,7 +126,7 @@ func runRuleCase(t *testing.T, path string, c ruleCase) {
 			if st.arg == "-" {
 				want = nil
 			}
-			got := actionStrings(p)
+			got := presetActionStrings(p)
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: engine actions in %s\n got  %v\n want %v", where, p, got, want)
 			}
@@ -133,7 +149,7 @@ func runRuleCase(t *testing.T, path string, c ruleCase) {
 			checkNotOver(st.line)
 			a := mustAction(t, st.arg)
 			if !p.IsLegal(a) {
-				t.Fatalf("%s: %s is not legal in %s (actions %v)", where, st.arg, p, actionStrings(p))
+				t.Fatalf("%s: %s is not legal in %s (actions %v)", where, st.arg, p, presetActionStrings(p))
 			}
 			u := new(rules.Undo)
 			p.Make(a, u)
@@ -157,20 +173,20 @@ func runRuleCase(t *testing.T, path string, c ruleCase) {
 			if bad {
 				t.FailNow()
 			}
-			if h := mustParse(t, st.arg).Hash(); p.Hash() != h {
+			if h := mustParsePreset(t, pr, st.arg).Hash(); p.Hash() != h {
 				t.Errorf("%s: Hash %#x, the re-parsed position has %#x", where, p.Hash(), h)
 			}
 		case "roll":
 			checkNotOver(st.line)
 			r, err := rules.ParseRoll(st.arg)
-			if err != nil || r.Len() != 1 {
+			if err != nil || !pr.IsOutcome(r) {
 				t.Fatalf("%s: bad roll %q", where, st.arg)
 			}
 			if !p.AwaitingRoll() {
 				t.Fatalf("%s: %s is not awaiting a roll", where, p)
 			}
 			p.SetRoll(r)
-			np = np.WithRoll(r.Face(0))
+			np = np.WithRollString(st.arg)
 		case "end":
 			if st.arg != "yes" {
 				t.Fatalf("%s: end takes only yes", where)
@@ -324,6 +340,18 @@ func TestSortActions(t *testing.T) {
 			t.Errorf("%s: sorted %v, want %v", s, got, want)
 		}
 	}
+}
+
+// presetActionStrings returns the legal actions of p in the notation of its
+// preset, sorted in byte order.
+func presetActionStrings(p *rules.Position) []string {
+	var buf [rules.MaxActions]rules.Action
+	var out []string
+	for _, a := range p.Actions(buf[:]) {
+		out = append(out, a.Format(p.Preset()))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // naiveActions returns the reference engine's actions, none when the game is

@@ -9,6 +9,9 @@ var (
 	faceKeys  [2][8]uint64
 	rolledKey uint64
 	leapKeys  [NumSeats]uint64
+
+	commandKeys, throneKeys, retiredKeys, turnKeys [NumSeats]uint64
+	stepKeys                                       [4]uint64
 )
 
 // keysReady is set by filling the keys in a package variable's initializer,
@@ -41,6 +44,12 @@ func initKeys() bool {
 	rolledKey = next()
 	for s := range leapKeys {
 		leapKeys[s] = next()
+	}
+	for s := range NumSeats {
+		commandKeys[s], throneKeys[s], retiredKeys[s], turnKeys[s] = next(), next(), next(), next()
+	}
+	for i := range stepKeys {
+		stepKeys[i] = next()
 	}
 	return true
 }

@@ -62,6 +62,13 @@ type Position struct {
 	Dice [2]int
 	// Leaps marks the seats that have used their rajah leap (chaturanga-2p).
 	Leaps [4]bool
+
+	// Team presets (teams.go): seats commanding through the partner's
+	// throne, thrones whose bonus was paid, seats whose king retired, a
+	// pending exchange step ("" if none) and whose turn it then is.
+	Command, Thrones, Retired [4]bool
+	Exchange                  string
+	Turn                      int
 }
 
 // square returns the index of (file, rank), both 0..7.
@@ -108,6 +115,9 @@ func (p *Position) copyPos() *Position {
 // AwaitingRoll reports whether the seat to act has not rolled yet. It is
 // always false in a diceless preset.
 func (p *Position) AwaitingRoll() bool {
+	if p.Exchange != "" {
+		return false
+	}
 	switch p.preset().dice {
 	case longDie:
 		return p.Die == 0
@@ -294,6 +304,9 @@ func (p *Position) canTake(pc, target Piece) bool {
 	if target.Kind == Empty || target.Seat == pc.Seat {
 		return false
 	}
+	if p.isTeams() && target.Seat == partner(pc.Seat) {
+		return false // partners' pieces are safe
+	}
 	switch p.Rules {
 	case Ludii, Chaturanga2P:
 		return true // boats (elephants) may take boats
@@ -422,6 +435,8 @@ func (p *Position) Actions() []string {
 		return p.ludiiActions()
 	case Chaturanga2P:
 		return p.twoPlayerActions()
+	case ChaturajiTeams, ChaturajiDiceless:
+		return p.teamActions()
 	}
 	var acts []string
 	for sq := 0; sq < 64; sq++ {
@@ -474,6 +489,9 @@ func (p *Position) Apply(action string) (*Position, error) {
 func (p *Position) apply(action string) *Position {
 	if p.Rules == Chaturaji2Dice {
 		return p.applyTwoDice(action)
+	}
+	if p.isTeams() {
+		return p.applyTeam(action)
 	}
 	q := p.copyPos()
 	mover := p.Seat

@@ -29,7 +29,7 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: unknown rules %q", rules)
 	}
 	fields := strings.Split(s, " ")
-	if len(fields) != 5 && !(pr.leap && len(fields) == 6) {
+	if len(fields) != 5 && !((pr.leap || pr.teams) && len(fields) == 6) {
 		return nil, fmt.Errorf("naive: want 5 space-separated fields, got %d in %q", len(fields), s)
 	}
 	p := &Position{Rules: pr.field}
@@ -60,7 +60,11 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: bad clock %q: %v", fields[4], err)
 	}
 	p.Clock = clock
-	if len(fields) == 6 {
+	if len(fields) == 6 && pr.teams {
+		if err := parseTeamExtra(fields[5], p); err != nil {
+			return nil, err
+		}
+	} else if len(fields) == 6 {
 		if err := parseLeaps(fields[5], p, pr); err != nil {
 			return nil, err
 		}
@@ -221,6 +225,9 @@ func (p *Position) String() string {
 			sb.WriteString(" leaps=")
 			sb.Write(leapt)
 		}
+	}
+	if extra := p.formatTeamExtra(); pr.teams && extra != "" {
+		sb.WriteString(" " + extra)
 	}
 	return sb.String()
 }

@@ -7,11 +7,13 @@ import (
 
 // Preset names, as ParseRules and StartOf take them.
 const (
-	Chaturaji      = "chaturaji"       // RULES.md section 4
-	ChaturajiRanks = "chaturaji-ranks" // pawns and boats never take horses, elephants, kings
-	Chaturaji2Dice = "chaturaji-2dice" // two cube dice a turn (twodice.go)
-	Ludii          = "ludii"           // Ludii's Chaturaji (ludii.go)
-	Chaturanga2P   = "chaturanga-2p"   // two-player chaturanga (twoplayer.go)
+	Chaturaji         = "chaturaji"          // RULES.md section 4
+	ChaturajiRanks    = "chaturaji-ranks"    // pawns and boats never take horses, elephants, kings
+	Chaturaji2Dice    = "chaturaji-2dice"    // two cube dice a turn (twodice.go)
+	Ludii             = "ludii"              // Ludii's Chaturaji (ludii.go)
+	Chaturanga2P      = "chaturanga-2p"      // two-player chaturanga (twoplayer.go)
+	ChaturajiTeams    = "chaturaji-teams"    // partners, team points (teams.go)
+	ChaturajiDiceless = "chaturaji-diceless" // partners, no dice, take the kings (teams.go)
 )
 
 // Kinds of dice a preset rolls.
@@ -33,6 +35,7 @@ type preset struct {
 	triumph bool   // boat triumph
 	raise54 bool   // the last king's owner is raised to 54
 	leap    bool   // rajah leap, and the "leaps=" extra field
+	teams   bool   // the team presets' extra field
 }
 
 const (
@@ -53,6 +56,10 @@ var (
 			dice: longDie, points: true},
 		Chaturanga2P: {field: Chaturanga2P, start: twoPlayerStart, order: []int{South, North}, kinds: "KEHBPV",
 			leap: true},
+		ChaturajiTeams: {field: ChaturajiTeams, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
+			dice: longDie, points: true, triumph: true, teams: true},
+		ChaturajiDiceless: {field: ChaturajiDiceless, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
+			triumph: true, teams: true},
 	}
 )
 
@@ -150,6 +157,8 @@ func StartOf(rules string) *Position {
 //   - chaturanga-2p: a seat has no rajah, or a clock of 200 or more.
 func (p *Position) Finished() bool {
 	switch p.Rules {
+	case ChaturajiTeams, ChaturajiDiceless:
+		return p.teamsFinished()
 	case Ludii:
 		armies := 0
 		for _, seat := range clockwise {

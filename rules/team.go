@@ -1,0 +1,208 @@
+package rules
+
+// TeamRules are a preset's rules of partnership (RULES.md 5.0): partners sit
+// opposite, South with North and West with East. The zero value is play each
+// for himself.
+type TeamRules struct {
+	// Partners: the two teams win or lose together.
+	Partners bool
+	// Safe are the kinds of the partner's army that a piece never captures
+	// (all kinds: partners' pieces cannot be captured).
+	Safe KindSet
+	// Command: a king that moves onto its partner's throne commands both
+	// armies until it leaves the throne or the partner gets a king back.
+	Command CommandRule
+	// KinglessPlays: an army without a king is not frozen; its seat still
+	// takes its turn and the partner decides it (chaturaji-teams).
+	KinglessPlays bool
+	// Bonuses: chaturaji-teams' throne bonuses (+1 a king on an enemy throne,
+	// +2 an enemy king taken on its own throne) and the empire.
+	Bonuses bool
+	// Exchange: after a king capture that leaves each team one king, the
+	// capturer may propose a king exchange.
+	Exchange ExchangeRule
+	// ShareBoats: in a boat triumph the partner's boats pass to the moving
+	// boat's owner instead of being captured.
+	ShareBoats bool
+}
+
+// CommandRule says what command through the partner's throne allows.
+type CommandRule uint8
+
+// The command rules.
+const (
+	NoCommand    CommandRule = iota
+	CommandBoth              // the commander moves pieces of both armies on both seats' turns
+	CommandTurns             // the commander decides both turns, each seat's turn moving only that seat's army
+)
+
+// ExchangeRule says where an exchanged king may be dropped when its throne
+// is occupied.
+type ExchangeRule uint8
+
+// The exchange rules.
+const (
+	NoExchange       ExchangeRule = iota
+	ExchangeAnywhere              // on any empty square
+)
+
+// The steps of a pending decision.
+const (
+	noStep      uint8 = iota
+	stepPropose       // the capturer proposes or waives
+	stepAccept        // the owner of the king captured accepts or declines
+	stepDrop          // an owner drops his exchanged king
+)
+
+var stepNames = [...]string{"", "propose", "accept", "drop"}
+
+// Partner returns the seat opposite s, its partner in team presets.
+func Partner(s Seat) Seat { return s ^ 2 }
+
+// Teammates reports whether seats a and b are one team in preset pr: the
+// same seat, or partners when the preset plays in teams.
+func (pr *Preset) Teammates(a, b Seat) bool {
+	return a == b || pr.Team.Partners && a == Partner(b)
+}
+
+// Throne returns seat s's throne: the square its king starts on, NoSquare if
+// it has none.
+func (pr *Preset) Throne(s Seat) Square { return pr.thrones[s] }
+
+// Commands reports whether seat c commands its partner's army: its king
+// stands on the partner's throne, having moved there (RULES.md 5.0), or, in
+// presets where a kingless army plays, the partner has no king and c has.
+func (p *Position) Commands(c Seat) bool {
+	if p.command&(1<<c) != 0 {
+		return true
+	}
+	o := Partner(c)
+	return p.preset.Team.KinglessPlays && p.bySeat[o] != 0 && !p.HasKing(o) && p.HasKing(c)
+}
+
+// TurnSeat returns the seat whose turn it is. It is Seat() except while a
+// decision of a king exchange is pending, when Seat() names the player who
+// must decide.
+func (p *Position) TurnSeat() Seat {
+	if p.step != noStep {
+		return p.turn
+	}
+	return p.seat
+}
+
+// Pending names the decision awaited from Seat() within the turn of
+// TurnSeat(): "propose", "accept" or "drop" during a king exchange; "" when
+// none is.
+func (p *Position) Pending() string { return stepNames[p.step] }
+
+// decider returns who decides the turn of seat s: its partner if the partner
+// commands s and s does not command the partner, else s.
+func (p *Position) decider(s Seat) Seat {
+	if p.preset.Team.Command == NoCommand && !p.preset.Team.KinglessPlays {
+		return s
+	}
+	if o := Partner(s); p.Commands(o) && !p.Commands(s) {
+		return o
+	}
+	return s
+}
+
+// movers returns the armies whose pieces may move on the turn of seat s.
+func (p *Position) movers(s Seat) uint8 {
+	d := p.decider(s)
+	if p.preset.Team.Command == CommandTurns {
+		return 1 << s
+	}
+	if p.Commands(d) {
+		return 1<<d | 1<<Partner(d)
+	}
+	return 1 << d
+}
+
+// takesTurn reports whether seat s takes its turn when the turn passes to
+// it: it has a king, or (with pieces) its army plays without one or is under
+// its partner's command.
+func (p *Position) takesTurn(s Seat) bool {
+	if p.HasKing(s) {
+		return true
+	}
+	if p.bySeat[s] == 0 {
+		return false
+	}
+	return p.preset.Team.KinglessPlays || p.command&(1<<Partner(s)) != 0
+}
+
+// foes returns the squares a piece of seat s may capture on, before its
+// kind's own restrictions.
+func (p *Position) foes(s Seat) uint64 {
+	c := p.occ &^ p.bySeat[s]
+	if safe := p.preset.Team.Safe; safe != 0 {
+		o := p.bySeat[Partner(s)]
+		if safe != p.preset.used {
+			var k uint64
+			for ks := safe; ks != 0; ks &= ks - 1 {
+				k |= p.byKind[lowestKind(ks)]
+			}
+			o &= k
+		}
+		c &^= o
+	}
+	return c
+}
+
+// teamKings returns how many kings each team has: South's team, then
+// West's.
+func (p *Position) teamKings() (int, int) {
+	k := p.byKind[King]
+	return popcount(k & (p.bySeat[South] | p.bySeat[North])), popcount(k & (p.bySeat[West] | p.bySeat[East]))
+}
+
+// teamOf returns 0 for South's team, 1 for West's.
+func teamOf(s Seat) int { return int(s & 1) }
+
+// teamActions appends the legal actions of a team preset's position.
+func (p *Position) teamActions(buf []Action) []Action {
+	switch p.step {
+	case stepPropose:
+		return append(buf, ProposeAction, WaiveAction)
+	case stepAccept:
+		return append(buf, AcceptAction, DeclineAction)
+	case stepDrop:
+		for e := ^p.occ; e != 0; e &= e - 1 {
+			buf = append(buf, DropAction(King, lowest(e)))
+		}
+		return buf
+	}
+	allowed := p.allowed()
+	for m := p.movers(p.seat); m != 0; m &= m - 1 {
+		s := Seat(lowestKind(KindSet(m)))
+		buf = p.appendMoves(buf, s, allowed, p.foes(s))
+	}
+	if len(buf) == 0 || p.preset.PassAlways {
+		buf = append(buf, PassAction)
+	}
+	if p.mayRetire() {
+		buf = append(buf, RetireAction)
+	}
+	return buf
+}
+
+// teamHash returns the hash of the team state.
+func (p *Position) teamHash() uint64 {
+	var h uint64
+	for s := range Seat(NumSeats) {
+		if p.command&(1<<s) != 0 {
+			h ^= commandKeys[s]
+		}
+		if p.thronesTaken&(1<<s) != 0 {
+			h ^= throneKeys[s]
+		}
+		if p.retired&(1<<s) != 0 {
+			h ^= retiredKeys[s]
+		}
+	}
+	if p.step != noStep {
+		h ^= stepKeys[p.step] ^ turnKeys[p.turn]
+	}
+	return h
+}
