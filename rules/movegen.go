@@ -99,8 +99,7 @@ func (p *Position) allowed() KindSet {
 // piece.
 func (p *Position) mayRetire() bool {
 	own := p.bySeat[p.seat]
-	return p.preset.Retire && own&p.byKind[King] == own && popcount(own) == 1 &&
-		(!p.preset.teamPlay || p.decider(p.seat) == p.seat)
+	return p.preset.Retire && own&p.byKind[King] == own && popcount(own) == 1
 }
 
 // capturable returns the squares among foes that a piece of kind k may
@@ -178,7 +177,6 @@ func (p *Position) appendSpecial(buf []Action, s Seat, k Kind, pieces, capt uint
 // countMoves counts the moves appendMoves would append.
 func (p *Position) countMoves(s Seat, ks KindSet) int {
 	pr := p.preset
-	foes := p.occ &^ p.bySeat[s]
 	n := 0
 	for ; ks != 0; ks &= ks - 1 {
 		k := lowestKind(ks)
@@ -186,7 +184,7 @@ func (p *Position) countMoves(s Seat, ks KindSet) int {
 		if pieces == 0 {
 			continue
 		}
-		capt := p.capturable(foes, k)
+		capt := p.capturable(p.occ&^p.bySeat[s], k)
 		if pr.special.Has(k) {
 			n += p.countSpecial(s, k, pieces, capt)
 			continue

@@ -181,7 +181,7 @@ func (p *Position) teamActions(buf []Action) []Action {
 	if len(buf) == 0 || p.preset.PassAlways {
 		buf = append(buf, PassAction)
 	}
-	if p.mayRetire() {
+	if p.mayRetire() && p.decider(p.seat) == p.seat { // only a player deciding his own turn retires
 		buf = append(buf, RetireAction)
 	}
 	return buf
