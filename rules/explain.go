@@ -146,6 +146,9 @@ func (pr *Preset) explainTeams(w writeFunc) {
 	if t.Command != NoCommand {
 		w("- Command: when a king moves onto its partner's throne (the square the partner's king started on), its owner commands both armies until that king leaves the throne or the partner gets a king back. The commander decides both seats' turns, with that turn's roll, and may move pieces of both armies. If each partner commands the other, each decides his own turn. The seat field names the seat whose turn it is; the extra field's `command` key names the commanders.\n")
 	}
+	if t.Truce {
+		w("- Sinhasana: the two armies of a command (the seats opposite each other) cannot capture each other while it lasts, not even in a boat triumph. A king entering any other throne does nothing. If the command ends in the middle of the commanded seat's turn and that seat has no king, the rest of its turn is lost.\n")
+	}
 	if t.KinglessPlays {
 		w("- A player whose partner has no king commands the partner's army in the same way.\n")
 	}

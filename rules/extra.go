@@ -37,7 +37,7 @@ func (pr *Preset) extraKeys() []string {
 	if pr.KingLeap {
 		keys = append(keys, "leaps")
 	}
-	if pr.teamPlay && pr.Retire {
+	if pr.Team.Exchange != NoExchange && pr.Retire {
 		keys = append(keys, "retired")
 	}
 	if pr.Team.Bonuses {

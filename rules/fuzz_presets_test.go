@@ -55,6 +55,8 @@ var extraBoards = []struct{ preset, pos string }{
 	{"chaturaji-diceless", "4bK3/7gP/8/yK7/7rK/8/bP7/8 g - 0,0,0,0 1"},
 	{"chaturaji-diceless", "8/7gP/8/1bH6/7rK/8/8/3bK4 y - 0,0,0,0 0"},
 	{"chaturanga-2p", "8/8/bV2gB4/8/6bKgK/8/bH7/4gP3 b - 0,0 40"},
+	{"biruni", "4bK2gK/8/3gP4/yK7/3bE2yPrK/8/8/8 b 46 0,0,0,0 0"},
+	{"biruni", "4bK3/7gP/8/yK7/7rK/8/8/8 g 5 0,0,0,0 2"},
 }
 
 // FuzzExtra: any extra field on a preset's position either fails with a

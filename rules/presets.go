@@ -143,8 +143,16 @@ var ChaturajiDiceless = derive(Chaturaji, "chaturaji-diceless", "two teams of pa
 	pr.Options = optionsNamed("clock", "ranks", "triumph")
 })
 
+// Biruni is [001]'s game: each for himself with two cube dice, points and
+// the 54 raise; a king entering the opposite seat's throne (sinhasana)
+// commands both armies, which then cannot capture each other.
+var Biruni = derive(Chaturaji2Dice, "biruni", "four players, each for himself; two cube dice; points; sinhasana: a king on the opposite throne commands both armies", "[001]", func(pr *Preset) {
+	pr.Team = TeamRules{Command: CommandBoth, Truce: true}
+	pr.Options = optionsNamed("clock", "peace", "raise", "ranks", "retire", "triumph")
+})
+
 func init() {
-	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless} {
+	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni} {
 		register(pr)
 	}
 }

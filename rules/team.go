@@ -24,6 +24,9 @@ type TeamRules struct {
 	// ShareBoats: in a boat triumph the partner's boats pass to the moving
 	// boat's owner instead of being captured.
 	ShareBoats bool
+	// Truce: while one of two partners commands the other, their armies
+	// cannot capture each other (biruni's sinhasana).
+	Truce bool
 }
 
 // CommandRule says what command through the partner's throne allows.
@@ -136,6 +139,9 @@ func (p *Position) takesTurn(s Seat) bool {
 // kind's own restrictions.
 func (p *Position) foes(s Seat) uint64 {
 	c := p.occ &^ p.bySeat[s]
+	if p.preset.Team.Truce && p.command&(1<<s|1<<Partner(s)) != 0 {
+		c &^= p.bySeat[Partner(s)]
+	}
 	if safe := p.preset.Team.Safe; safe != 0 {
 		o := p.bySeat[Partner(s)]
 		if safe != p.preset.used {

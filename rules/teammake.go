@@ -50,9 +50,15 @@ func (p *Position) makeTeam(a Action, u *Undo) {
 		}
 	case Retire:
 		p.remove(u, lowest(p.bySeat[d]&p.byKind[King]))
-		p.retired |= 1 << d
+		if pr.Team.Exchange != NoExchange {
+			p.retired |= 1 << d
+		}
+		endTurn = true
 	}
 	p.dropLostCommands()
+	if !endTurn && !p.takesTurn(turn) {
+		endTurn = true // a command ended mid-turn, leaving turn's army frozen: its last die is lost
+	}
 	switch {
 	case reset:
 		p.clock = 0
@@ -141,6 +147,9 @@ func (p *Position) teamTriumph(u *Undo, d, owner Seat, sq Square) bool {
 		}
 	}
 	won &^= p.bySeat[owner]
+	if p.preset.Team.Truce && p.command&(1<<owner|1<<Partner(owner)) != 0 {
+		won &^= p.bySeat[Partner(owner)] // a truce spares the ally's boats
+	}
 	if p.preset.Team.ShareBoats {
 		for w := won & p.bySeat[Partner(owner)]; w != 0; w &= w - 1 {
 			p.replace(u, lowest(w), MakePiece(owner, Boat))
@@ -252,6 +261,10 @@ func (p *Position) checkTeamEnd(d Seat, k kill) {
 	if p.done && p.rolled {
 		p.hash ^= rollKey(p.rolled, p.roll)
 		p.roll, p.rolled = Roll{}, false
+	}
+	if kings := p.byKind[King]; p.done && p.preset.Raise > 0 && popcount(kings) == 1 {
+		owner := p.board[lowest(kings)].Seat()
+		p.scores[owner] = max(p.scores[owner], int32(p.preset.Raise))
 	}
 	if !p.done || !p.preset.Team.Bonuses || p.endReason() != KingsTaken {
 		return

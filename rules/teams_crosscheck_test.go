@@ -154,4 +154,9 @@ func TestTeamPresetsAgainstNaive(t *testing.T) {
 			}
 		}
 	}
+	seen := crosscheckGames(t, "biruni", 40, []policy{throneWalk, kingHunt, policies[0]}, 12)
+	t.Logf("biruni: extra keys seen %v", seen)
+	if seen["command"] == 0 {
+		t.Error("biruni: no position with command= in the random games")
+	}
 }

@@ -307,6 +307,9 @@ func (p *Position) canTake(pc, target Piece) bool {
 	if p.isTeams() && target.Seat == partner(pc.Seat) {
 		return false // partners' pieces are safe
 	}
+	if p.Rules == Biruni && p.biruniTruce(pc.Seat, target.Seat) {
+		return false
+	}
 	switch p.Rules {
 	case Ludii, Chaturanga2P:
 		return true // boats (elephants) may take boats
@@ -437,6 +440,8 @@ func (p *Position) Actions() []string {
 		return p.twoPlayerActions()
 	case ChaturajiTeams, ChaturajiDiceless:
 		return p.teamActions()
+	case Biruni:
+		return p.biruniActions()
 	}
 	var acts []string
 	for sq := 0; sq < 64; sq++ {
@@ -492,6 +497,9 @@ func (p *Position) apply(action string) *Position {
 	}
 	if p.isTeams() {
 		return p.applyTeam(action)
+	}
+	if p.Rules == Biruni {
+		return p.applyBiruni(action)
 	}
 	q := p.copyPos()
 	mover := p.Seat

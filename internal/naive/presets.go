@@ -14,6 +14,7 @@ const (
 	Chaturanga2P      = "chaturanga-2p"      // two-player chaturanga (twoplayer.go)
 	ChaturajiTeams    = "chaturaji-teams"    // partners, team points (teams.go)
 	ChaturajiDiceless = "chaturaji-diceless" // partners, no dice, take the kings (teams.go)
+	Biruni            = "biruni"             // two cube dice, sinhasana (biruni.go)
 )
 
 // Kinds of dice a preset rolls.
@@ -60,6 +61,8 @@ var (
 			dice: longDie, points: true, triumph: true, teams: true},
 		ChaturajiDiceless: {field: ChaturajiDiceless, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
 			triumph: true, teams: true},
+		Biruni: {field: Biruni, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
+			dice: twoCubes, points: true, triumph: true, raise54: true, teams: true},
 	}
 )
 
@@ -169,7 +172,7 @@ func (p *Position) Finished() bool {
 		return armies <= 1 || p.Clock >= 5000
 	case Chaturanga2P:
 		return !p.hasKind(South, King) || !p.hasKind(North, King) || p.Clock >= 200
-	case Chaturaji2Dice:
+	case Chaturaji2Dice, Biruni:
 		midTurn := p.Dice[0] != 0
 		return p.countKings() <= 1 || p.onlyKings() || (p.Clock >= 200 && !midTurn)
 	}

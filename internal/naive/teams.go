@@ -41,6 +41,9 @@ func (p *Position) kingOf(seat int) int {
 // commands reports whether seat c commands its partner: through the throne,
 // or (chaturaji-teams) because the partner, with pieces, lost its king.
 func (p *Position) commands(c int) bool {
+	if p.Command[c] || p.Rules == Biruni {
+		return p.Command[c]
+	}
 	if p.Command[c] {
 		return true
 	}
@@ -419,7 +422,7 @@ func parseTeamExtra(f string, p *Position) error {
 			set[s] = true
 		}
 	}
-	if p.formatTeamExtra() != f {
+	if p.formatTeamExtra() != f || (p.Rules == Biruni && (p.Exchange != "" || p.Retired != [4]bool{} || p.Thrones != [4]bool{})) {
 		return bad
 	}
 	return nil
