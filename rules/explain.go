@@ -140,8 +140,17 @@ func (pr *Preset) explainTeams(w writeFunc) {
 		return
 	}
 	w("## Team play\n\n")
-	if t.Safe != 0 {
+	switch {
+	case t.Safe == kinds(King):
+		w("- Partners' kings cannot be captured; their other pieces can.\n")
+	case t.Safe != 0:
 		w("- Partners' pieces cannot be captured.\n")
+	}
+	if t.Drops {
+		w("- Drop right: when a player captures an enemy king while his partner has no king and has lost exactly one, the partner gets the right to drop a king, kept until used (the `drops` key lists the seats holding one; `lost` counts each seat's kings lost, a letter per king). A king captured twice never returns. A seat holding a drop right is not skipped: it rolls, then plays `K@e4` on any empty square, which ends its turn, or `pass`.\n")
+	}
+	if t.MustTakeKing {
+		w("- Must take the king: when a remaining die allows capturing an enemy king, only such captures are legal, and `pass` is not.\n")
 	}
 	if t.Command != NoCommand {
 		w("- Command: when a king moves onto its partner's throne (the square the partner's king started on), its owner commands both armies until that king leaves the throne or the partner gets a king back. The commander decides both seats' turns, with that turn's roll, and may move pieces of both armies. If each partner commands the other, each decides his own turn. The seat field names the seat whose turn it is; the extra field's `command` key names the commanders.\n")
@@ -196,8 +205,10 @@ func (pr *Preset) explainPromotion(w writeFunc) {
 	}
 	if pro.Wait {
 		w("Otherwise it waits on the last line, unable to move, and promotes at the start of a later turn of its owner as soon as it can (two waiting for one kind: the lower square first, a1 = 0 to h8 = 63); a frozen army's waiting %s promotes too, and a new king unfreezes the army.", pr.Pieces[Pawn].Name)
-	} else {
+	} else if pro.OnlyIfLacking {
 		w("Otherwise it stays a %s.", pr.Pieces[Pawn].Name)
+	} else {
+		w("It always promotes, even to a second king.")
 	}
 	w("\n\n")
 }

@@ -31,11 +31,17 @@ func (pr *Preset) extraKeys() []string {
 	if pr.Team.Command != NoCommand {
 		keys = append(keys, "command")
 	}
+	if pr.Team.Drops {
+		keys = append(keys, "drops")
+	}
 	if pr.Team.Exchange != NoExchange {
 		keys = append(keys, "exchange")
 	}
 	if pr.KingLeap {
 		keys = append(keys, "leaps")
+	}
+	if pr.Team.Drops {
+		keys = append(keys, "lost")
 	}
 	if pr.Team.Exchange != NoExchange && pr.Retire {
 		keys = append(keys, "retired")
@@ -55,11 +61,23 @@ func (p *Position) formatExtra() string {
 	if p.command != 0 {
 		pairs = append(pairs, "command="+p.seatLetters(p.command))
 	}
+	if p.drops != 0 {
+		pairs = append(pairs, "drops="+p.seatLetters(p.drops))
+	}
 	if p.step != noStep {
 		pairs = append(pairs, "exchange="+stepNames[p.step])
 	}
 	if p.leaps != 0 {
 		pairs = append(pairs, "leaps="+p.seatLetters(p.leaps))
+	}
+	if p.lost != 0 {
+		var b []byte
+		for _, s := range p.preset.seats {
+			for range p.kingsLost(s) {
+				b = append(b, s.Letter())
+			}
+		}
+		pairs = append(pairs, "lost="+string(b))
 	}
 	if p.retired != 0 {
 		pairs = append(pairs, "retired="+p.seatLetters(p.retired))
@@ -105,12 +123,20 @@ func (p *Position) parseExtra(t string) error {
 		}
 		last = key
 		switch key {
-		case "command", "leaps", "retired", "thrones":
+		case "command", "drops", "leaps", "retired", "thrones":
 			set, err := pr.parseSeatSet(value)
 			if err != nil || set == 0 {
 				return &PositionError{"extra", t, fmt.Sprintf("%s=%q: want the colour letters of seats, in seat order (%s)", key, value, pr.seatLetters())}
 			}
-			*map[string]*uint8{"command": &p.command, "leaps": &p.leaps, "retired": &p.retired, "thrones": &p.thronesTaken}[key] = set
+			*map[string]*uint8{"command": &p.command, "drops": &p.drops, "leaps": &p.leaps, "retired": &p.retired, "thrones": &p.thronesTaken}[key] = set
+		case "lost":
+			for i := 0; i < len(value); i++ {
+				s, ok := SeatOfLetter(value[i])
+				if !ok || !pr.plays(s) || p.kingsLost(s) == 2 {
+					return &PositionError{"extra", t, fmt.Sprintf("lost=%q: want a seat's colour letter once for each king it lost (at most twice), in seat order", value)}
+				}
+				p.lost += 1 << (2 * s)
+			}
 		case "exchange":
 			i := slices.Index(stepNames[:], value)
 			if i <= 0 {

@@ -26,7 +26,10 @@ type state struct {
 	command, thronesTaken, retired uint8
 	step                           uint8 // a pending decision (noStep, stepPropose, ...)
 	turn                           Seat  // while a decision is pending, whose turn it is
-	hash                           uint64
+	// Drop rights (winther): kings lost by each seat (two bits a seat, at
+	// most 2) and the seats holding a right to drop a king.
+	lost, drops uint8
+	hash        uint64
 }
 
 // Preset returns the ruleset the position is played under.

@@ -151,8 +151,24 @@ var Biruni = derive(Chaturaji2Dice, "biruni", "four players, each for himself; t
 	pr.Options = optionsNamed("clock", "peace", "raise", "ranks", "retire", "triumph")
 })
 
+// Winther is [002]'s four-handed chaturanga with dice: teams, two long
+// dice, kings to take; a kingless seat may win back a king by a drop.
+var Winther = derive(Chaturaji, "winther", "two teams of partners sitting opposite; two long dice; take both enemy kings; drop rights", "[002]", func(pr *Preset) {
+	for k := range pr.Pieces {
+		pr.Pieces[k].Points = 0
+		pr.Pieces[k].CannotTake = 0 // boats may take boats
+	}
+	withDice(pr, LongDie, 2)
+	pr.Goal = KingsGoal
+	pr.Triumph, pr.Retire, pr.Raise, pr.PeaceEnds = false, false, 0, false
+	pr.Promotion = Promotion{Rule: PromoteBySquare, BySquare: Chaturaji.Promotion.BySquare}
+	pr.Team = TeamRules{Partners: true, Safe: kinds(King), Drops: true, MustTakeKing: true}
+	pr.Options = []Option{chaturajiOptions[0], {Name: "mustking", Values: []string{"on", "off"}, Help: "whether a die that allows capturing an enemy king must be used so (and pass is not legal)",
+		apply: onOff(func(pr *Preset, on bool) { pr.Team.MustTakeKing = on })}}
+})
+
 func init() {
-	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni} {
+	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni, Winther} {
 		register(pr)
 	}
 }

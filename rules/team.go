@@ -27,6 +27,12 @@ type TeamRules struct {
 	// Truce: while one of two partners commands the other, their armies
 	// cannot capture each other (biruni's sinhasana).
 	Truce bool
+	// Drops: a kingless seat that has lost exactly one king gets the right
+	// to drop a king when its partner captures an enemy king (winther).
+	Drops bool
+	// MustTakeKing: when a remaining die allows capturing an enemy king,
+	// only such captures are legal, and pass is not (winther's mustking).
+	MustTakeKing bool
 }
 
 // CommandRule says what command through the partner's throne allows.
@@ -129,11 +135,17 @@ func (p *Position) takesTurn(s Seat) bool {
 	if p.HasKing(s) {
 		return true
 	}
+	if p.drops&(1<<s) != 0 {
+		return true
+	}
 	if p.bySeat[s] == 0 {
 		return false
 	}
 	return p.preset.Team.KinglessPlays || p.command&(1<<Partner(s)) != 0
 }
+
+// kingsLost returns how many kings seat s has lost (at most 2 are counted).
+func (p *Position) kingsLost(s Seat) int { return int(p.lost >> (2 * s) & 3) }
 
 // foes returns the squares a piece of seat s may capture on, before its
 // kind's own restrictions.
@@ -179,10 +191,28 @@ func (p *Position) teamActions(buf []Action) []Action {
 		}
 		return buf
 	}
+	if p.drops&(1<<p.seat) != 0 && !p.HasKing(p.seat) {
+		for e := ^p.occ; e != 0; e &= e - 1 {
+			buf = append(buf, DropAction(King, lowest(e)))
+		}
+		return append(buf, PassAction)
+	}
 	allowed := p.allowed()
 	for m := p.movers(p.seat); m != 0; m &= m - 1 {
 		s := Seat(lowestKind(KindSet(m)))
 		buf = p.appendMoves(buf, s, allowed, p.foes(s))
+	}
+	if p.preset.Team.MustTakeKing {
+		n := 0
+		for _, a := range buf {
+			if pc := p.board[a.To()]; pc != NoPiece && pc.Kind() == King {
+				buf[n] = a
+				n++
+			}
+		}
+		if n > 0 {
+			return buf[:n]
+		}
 	}
 	if len(buf) == 0 || p.preset.PassAlways {
 		buf = append(buf, PassAction)
@@ -209,6 +239,12 @@ func (p *Position) teamHash() uint64 {
 	}
 	if p.step != noStep {
 		h ^= stepKeys[p.step] ^ turnKeys[p.turn]
+	}
+	for s := range Seat(NumSeats) {
+		if p.drops&(1<<s) != 0 {
+			h ^= dropKeys[s]
+		}
+		h ^= lostKeys[p.kingsLost(s)][s]
 	}
 	return h
 }

@@ -32,6 +32,14 @@ func (p *Position) makeTeam(a Action, u *Undo) {
 		return
 	case Drop:
 		p.put(u, a.To(), MakePiece(p.seat, a.Promotion()))
+		if p.step == noStep { // a drop right, used: it ends the turn
+			p.drops &^= 1 << p.seat
+			if p.roll.Len() == pr.Dice {
+				p.clock++
+			}
+			p.endTeamTurn(u, turn, d, kill{})
+			return
+		}
 		p.kingBack(p.seat)
 		p.step = noStep
 		p.placeExchangedKings(u, turn)
@@ -104,13 +112,16 @@ func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 		reset = true
 		if captured.Kind() == King {
 			taken = captured
+			if pr.Team.Drops {
+				p.loseKing(d, captured.Seat())
+			}
 			if pr.Team.Bonuses && to == pr.thrones[captured.Seat()] {
 				p.scores[d] += 2
 			}
 		}
 	}
 	if k == Pawn && pr.lastLines[owner]&to.bit() != 0 {
-		if promo := pr.promoteTo[owner][to]; promo != NoKind && p.lacks(owner, promo) {
+		if promo := pr.promoteTo[owner][to]; promo != NoKind && (!pr.Promotion.OnlyIfLacking || p.lacks(owner, promo)) {
 			pc = MakePiece(owner, promo)
 		}
 	}
@@ -161,6 +172,17 @@ func (p *Position) teamTriumph(u *Undo, d, owner Seat, sq Square) bool {
 		p.scores[d] += int32(p.preset.Pieces[Boat].Points)
 	}
 	return won != 0
+}
+
+// loseKing counts a king of seat s lost to d's capture, and gives d's
+// partner its drop right if it is kingless and has lost exactly one king.
+func (p *Position) loseKing(d, s Seat) {
+	if n := p.kingsLost(s); n < 2 {
+		p.lost += 1 << (2 * s)
+	}
+	if o := Partner(d); !p.HasKing(o) && p.kingsLost(o) == 1 {
+		p.drops |= 1 << o
+	}
 }
 
 // kingBack ends the command over seat s when s gets a king again.

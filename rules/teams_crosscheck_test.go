@@ -159,4 +159,9 @@ func TestTeamPresetsAgainstNaive(t *testing.T) {
 	if seen["command"] == 0 {
 		t.Error("biruni: no position with command= in the random games")
 	}
+	seen = crosscheckGames(t, "winther", 80, []policy{kingHunt, throneWalk, policies[1], policies[0]}, 13)
+	t.Logf("winther: extra keys seen %v", seen)
+	if seen["drops"] == 0 || seen["lost"] == 0 {
+		t.Error("winther: no position with drops= or lost= in the random games")
+	}
 }

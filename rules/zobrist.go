@@ -12,6 +12,8 @@ var (
 
 	commandKeys, throneKeys, retiredKeys, turnKeys [NumSeats]uint64
 	stepKeys                                       [4]uint64
+	dropKeys                                       [NumSeats]uint64
+	lostKeys                                       [4][NumSeats]uint64 // lostKeys[0] stays 0
 )
 
 // keysReady is set by filling the keys in a package variable's initializer,
@@ -50,6 +52,9 @@ func initKeys() bool {
 	}
 	for i := range stepKeys {
 		stepKeys[i] = next()
+	}
+	for s := range NumSeats {
+		dropKeys[s], lostKeys[1][s], lostKeys[2][s] = next(), next(), next()
 	}
 	return true
 }

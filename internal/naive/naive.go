@@ -69,6 +69,11 @@ type Position struct {
 	Command, Thrones, Retired [4]bool
 	Exchange                  string
 	Turn                      int
+
+	// winther (winther.go): seats holding a drop right, and kings each
+	// seat lost (at most 2 counted).
+	DropRight [4]bool
+	Lost      [4]int
 }
 
 // square returns the index of (file, rank), both 0..7.
@@ -121,7 +126,7 @@ func (p *Position) AwaitingRoll() bool {
 	switch p.preset().dice {
 	case longDie:
 		return p.Die == 0
-	case twoCubes:
+	case twoCubes, twoLong:
 		return p.Dice[0] == 0
 	}
 	return false
@@ -140,9 +145,13 @@ func (p *Position) WithRoll(faces ...int) *Position {
 			panic(fmt.Sprintf("naive: WithRoll(%v): want one face 2..5", faces))
 		}
 		q.Die = faces[0]
-	case twoCubes:
-		if len(faces) != 2 || faces[0] < 1 || faces[0] > 6 || faces[1] < 1 || faces[1] > 6 {
-			panic(fmt.Sprintf("naive: WithRoll(%v): want two faces 1..6", faces))
+	case twoCubes, twoLong:
+		lo := 1
+		if p.preset().dice == twoLong {
+			lo = 2
+		}
+		if len(faces) != 2 || faces[0] < lo || faces[0] > 6 || faces[1] < lo || faces[1] > 6 || (lo == 2 && max(faces[0], faces[1]) > 5) {
+			panic(fmt.Sprintf("naive: WithRoll(%v): want two faces of the preset's dice", faces))
 		}
 		q.Dice = [2]int{min(faces[0], faces[1]), max(faces[0], faces[1])}
 	default:
@@ -310,6 +319,9 @@ func (p *Position) canTake(pc, target Piece) bool {
 	if p.Rules == Biruni && p.biruniTruce(pc.Seat, target.Seat) {
 		return false
 	}
+	if p.Rules == Winther {
+		return !(target.Seat == partner(pc.Seat) && target.Kind == King) // boats take boats; partners' kings are safe
+	}
 	switch p.Rules {
 	case Ludii, Chaturanga2P:
 		return true // boats (elephants) may take boats
@@ -442,6 +454,8 @@ func (p *Position) Actions() []string {
 		return p.teamActions()
 	case Biruni:
 		return p.biruniActions()
+	case Winther:
+		return p.wintherActions()
 	}
 	var acts []string
 	for sq := 0; sq < 64; sq++ {
@@ -500,6 +514,9 @@ func (p *Position) apply(action string) *Position {
 	}
 	if p.Rules == Biruni {
 		return p.applyBiruni(action)
+	}
+	if p.Rules == Winther {
+		return p.applyWinther(action)
 	}
 	q := p.copyPos()
 	mover := p.Seat

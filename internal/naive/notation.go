@@ -29,7 +29,7 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: unknown rules %q", rules)
 	}
 	fields := strings.Split(s, " ")
-	if len(fields) != 5 && !((pr.leap || pr.teams) && len(fields) == 6) {
+	if len(fields) != 5 && !((pr.leap || pr.teams || pr.winther) && len(fields) == 6) {
 		return nil, fmt.Errorf("naive: want 5 space-separated fields, got %d in %q", len(fields), s)
 	}
 	p := &Position{Rules: pr.field}
@@ -60,7 +60,11 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: bad clock %q: %v", fields[4], err)
 	}
 	p.Clock = clock
-	if len(fields) == 6 && pr.teams {
+	if len(fields) == 6 && pr.winther {
+		if err := parseWintherExtra(fields[5], p); err != nil {
+			return nil, err
+		}
+	} else if len(fields) == 6 && pr.teams {
 		if err := parseTeamExtra(fields[5], p); err != nil {
 			return nil, err
 		}
@@ -84,12 +88,16 @@ func parseDice(d string, p *Position, pr *preset) error {
 			return bad
 		}
 		p.Die = int(d[0] - '0')
-	case twoCubes:
+	case twoCubes, twoLong:
+		lo, hi := byte('1'), byte('6')
+		if pr.dice == twoLong {
+			lo, hi = '2', '5'
+		}
 		if len(d) < 1 || len(d) > 2 {
 			return bad
 		}
 		for i := 0; i < len(d); i++ {
-			if d[i] < '1' || d[i] > '6' || (i > 0 && d[i] < d[i-1]) {
+			if d[i] < lo || d[i] > hi || (i > 0 && d[i] < d[i-1]) {
 				return bad
 			}
 			p.Dice[i] = int(d[i] - '0')
@@ -227,6 +235,9 @@ func (p *Position) String() string {
 		}
 	}
 	if extra := p.formatTeamExtra(); pr.teams && extra != "" {
+		sb.WriteString(" " + extra)
+	}
+	if extra := p.formatWintherExtra(); pr.winther && extra != "" {
 		sb.WriteString(" " + extra)
 	}
 	return sb.String()

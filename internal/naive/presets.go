@@ -15,6 +15,7 @@ const (
 	ChaturajiTeams    = "chaturaji-teams"    // partners, team points (teams.go)
 	ChaturajiDiceless = "chaturaji-diceless" // partners, no dice, take the kings (teams.go)
 	Biruni            = "biruni"             // two cube dice, sinhasana (biruni.go)
+	Winther           = "winther"            // teams, two long dice, drop rights (winther.go)
 )
 
 // Kinds of dice a preset rolls.
@@ -22,6 +23,7 @@ const (
 	diceless = iota
 	longDie
 	twoCubes
+	twoLong
 )
 
 // preset is the little a preset changes in the shared code; the rest is
@@ -37,6 +39,7 @@ type preset struct {
 	raise54 bool   // the last king's owner is raised to 54
 	leap    bool   // rajah leap, and the "leaps=" extra field
 	teams   bool   // the team presets' extra field
+	winther bool   // winther's extra field
 }
 
 const (
@@ -63,6 +66,8 @@ var (
 			triumph: true, teams: true},
 		Biruni: {field: Biruni, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
 			dice: twoCubes, points: true, triumph: true, raise54: true, teams: true},
+		Winther: {field: Winther, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
+			dice: twoLong, winther: true},
 	}
 )
 
@@ -132,6 +137,12 @@ func (pr *preset) rolls() [][]int {
 				out = append(out, []int{a, b})
 			}
 		}
+	case twoLong:
+		for a := 2; a <= 5; a++ {
+			for b := a; b <= 5; b++ {
+				out = append(out, []int{a, b})
+			}
+		}
 	}
 	return out
 }
@@ -172,6 +183,8 @@ func (p *Position) Finished() bool {
 		return armies <= 1 || p.Clock >= 5000
 	case Chaturanga2P:
 		return !p.hasKind(South, King) || !p.hasKind(North, King) || p.Clock >= 200
+	case Winther:
+		return p.teamKings(South) == 0 || p.teamKings(West) == 0 || (p.Clock >= 200 && p.Dice[0] == 0)
 	case Chaturaji2Dice, Biruni:
 		midTurn := p.Dice[0] != 0
 		return p.countKings() <= 1 || p.onlyKings() || (p.Clock >= 200 && !midTurn)
