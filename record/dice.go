@@ -29,11 +29,24 @@ func (r *Record) VerifyDice() error {
 		return r.tagError("SeedHash", h, fmt.Errorf("not the commitment of the Seed, which is %s", seed.Commitment()))
 	}
 	var n uint64
+	if pr.RollOff && len(r.Turns) > 0 {
+		first, used := rules.RollOffFromSeed(seed)
+		if r.Turns[0].Seat != first {
+			return r.turnError(0, string(r.Turns[0].Seat.Letter()), fmt.Errorf("the Seed's roll-off makes %s start, not %s", first, r.Turns[0].Seat))
+		}
+		n = used
+	}
 	for i, t := range r.Turns {
 		if t.Roll.Len() == 0 {
-			continue
+			if _, split := t.Roll.Control(); !split {
+				continue
+			}
 		}
-		if want := rules.RollFromSeed(seed, pr, n); t.Roll != want {
+		pairs := 1
+		if _, split := t.Roll.Control(); split {
+			pairs = 2
+		}
+		if want := rules.RollFromSeedPairs(seed, pr, n, pairs); t.Roll != want {
 			return r.turnError(i, t.Roll.String(), fmt.Errorf("roll %d of the Seed is %s, not %s", n+1, want, t.Roll))
 		}
 		n++

@@ -56,6 +56,22 @@ func (r *Record) replayTurn(g *rules.Game, i int, t rules.Turn) error {
 	pr := g.Preset()
 	p := g.Position()
 	colour := string(t.Seat.Letter())
+	if p.AwaitingRollOff() {
+		// The first turn's seat says how the roll-off went: South's team
+		// starts at South, West's at West.
+		if t.Seat != rules.South && t.Seat != rules.West {
+			return r.turnError(i, colour, fmt.Errorf("after the roll-off South or West starts, not %s", t.Seat))
+		}
+		face := 1
+		if t.Seat == rules.West {
+			face = 2
+		}
+		ro, _ := rules.NewRoll(face)
+		if err := g.PlayRoll(ro); err != nil {
+			return r.turnError(i, colour, err)
+		}
+		p = g.Position()
+	}
 	switch {
 	case p.Finished():
 		return r.turnError(i, colour, errors.New("the game is already over"))

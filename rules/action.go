@@ -15,19 +15,23 @@ type ActionType uint8
 
 // The types of action.
 const (
-	NoAction ActionType = iota
-	Move                // a piece moves from one square to another
-	Pass                // the player gives up the turn
-	Retire              // a lone king leaves the board
-	Drop                // a piece is placed on an empty square (`K@e4`)
-	Propose             // the capturer of a king proposes a king exchange
-	Waive               // the capturer of a king lets the exchange go
-	Accept              // the owner of the king just captured accepts the exchange
-	Decline             // the owner of the king just captured declines it
+	NoAction   ActionType = iota
+	Move                  // a piece moves from one square to another
+	Pass                  // the player gives up the turn
+	Retire                // a lone king leaves the board
+	Drop                  // a piece is placed on an empty square (`K@e4`)
+	Propose               // the capturer of a king proposes a king exchange
+	Waive                 // the capturer of a king lets the exchange go
+	Accept                // the owner of the king just captured accepts the exchange
+	Decline               // the owner of the king just captured declines it
+	NoReturn              // the capturer of a monarch lets both captured monarchs stay off (martian)
+	ReturnUs              // ... returns both, his team's placed first
+	ReturnThem            // ... returns both, the other team's placed first
 )
 
 // decisionWords are the notation of the actions that are single words.
-var decisionWords = map[ActionType]string{Pass: "pass", Retire: "retire", Propose: "propose", Waive: "waive", Accept: "accept", Decline: "decline"}
+var decisionWords = map[ActionType]string{Pass: "pass", Retire: "retire", Propose: "propose", Waive: "waive", Accept: "accept", Decline: "decline",
+	NoReturn: "noreturn", ReturnUs: "return=us", ReturnThem: "return=them"}
 
 // MaxActions bounds the number of legal actions in any position of any
 // preset; a buffer of this size never overflows.
@@ -61,6 +65,13 @@ const (
 	WaiveAction   = Action(uint32(Waive) << typeShift)
 	AcceptAction  = Action(uint32(Accept) << typeShift)
 	DeclineAction = Action(uint32(Decline) << typeShift)
+)
+
+// The decisions of martian's monarch return (RULES.md 5.1).
+const (
+	NoReturnAction   = Action(uint32(NoReturn) << typeShift)
+	ReturnUsAction   = Action(uint32(ReturnUs) << typeShift)
+	ReturnThemAction = Action(uint32(ReturnThem) << typeShift)
 )
 
 // DropAction returns the placing of a piece of kind k on the empty square

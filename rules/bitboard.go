@@ -11,7 +11,8 @@ var (
 	alfilLeaps  [64]uint64
 	pawnPushes  [NumSeats][64]uint64
 	pawnTakes   [NumSeats][64]uint64
-	rays        [8][64]uint64 // indexed by direction, see rayDirs
+	pawnDoubles [NumSeats][64]uint64 // the double step's square, from the second line only
+	rays        [8][64]uint64        // indexed by direction, see rayDirs
 )
 
 // rayDirs lists the sliding directions; the first four increase the square
@@ -36,6 +37,10 @@ func initTables() bool {
 			pawnPushes[s][sq] = offsets(f, r, [][2]int{{df, dr}})
 			// Diagonally forward: the forward step plus one step sideways.
 			pawnTakes[s][sq] = offsets(f, r, [][2]int{{df + dr, dr + df}, {df - dr, dr - df}})
+			// The second line: one step forward from the home line.
+			if back := offsets(f, r, [][2]int{{-df, -dr}}); back != 0 && offsets(f-2*df, r-2*dr, [][2]int{{0, 0}}) == 0 {
+				pawnDoubles[s][sq] = offsets(f, r, [][2]int{{2 * df, 2 * dr}})
+			}
 		}
 		for d, dir := range rayDirs {
 			for i := 1; ; i++ {

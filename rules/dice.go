@@ -62,12 +62,59 @@ func RollFromSeed(s Seed, pr *Preset, n uint64) Roll {
 	if pr.Die == nil {
 		return Roll{}
 	}
+	faces := seedFaces(s, pr.Die, n, pr.Dice)
+	slices.Sort(faces)
+	r, err := NewRoll(faces...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// RollFromSeedPairs is RollFromSeed for a turn that rolls pairs pairs of the
+// preset's dice (martian's throne control: 2): dice 0 and 1 of roll n make
+// the first pair, dice 2 and 3 the second, each sorted.
+func RollFromSeedPairs(s Seed, pr *Preset, n uint64, pairs int) Roll {
+	if pairs < 2 || pr.Die == nil {
+		return RollFromSeed(s, pr, n)
+	}
+	faces := seedFaces(s, pr.Die, n, 2*pr.Dice)
+	own, ctrl := faces[:pr.Dice], faces[pr.Dice:]
+	slices.Sort(own)
+	slices.Sort(ctrl)
+	r, err := NewRoll(own...)
+	c, err2 := NewRoll(ctrl...)
+	if err != nil || err2 != nil {
+		panic("rules: bad faces from the seed")
+	}
+	return r.WithControl(c)
+}
+
+// RollOffFromSeed plays martian's roll-off from seed s: roll n = 0, 1, ...
+// gives one d4 to each seat (dice 0..3 of that roll: South, West, North,
+// East); the team with the higher sum starts, at its seat first in that
+// order; a tie rolls again. It returns the starting seat and the number of
+// rolls the roll-off used.
+func RollOffFromSeed(s Seed) (Seat, uint64) {
+	for n := uint64(0); ; n++ {
+		f := seedFaces(s, D4, n, 4)
+		switch bg, yr := f[0]+f[2], f[1]+f[3]; {
+		case bg > yr:
+			return South, n + 1
+		case yr > bg:
+			return West, n + 1
+		}
+	}
+}
+
+// seedFaces returns the faces of dice 0..count-1 of roll n under seed s.
+func seedFaces(s Seed, d *Die, n uint64, count int) []int {
 	var msg [32 + 4 + 8 + 1]byte
 	copy(msg[:], s[:])
 	copy(msg[32:], "roll")
 	binary.BigEndian.PutUint64(msg[36:], n)
-	faces := make([]int, pr.Dice)
-	k := uint64(len(pr.Die.Faces))
+	faces := make([]int, count)
+	k := uint64(len(d.Faces))
 	rem := -k % k // 2^64 mod k, in wrapping uint64 arithmetic
 	for j := range faces {
 		msg[44] = byte(j)
@@ -79,12 +126,7 @@ func RollFromSeed(s Seed, pr *Preset, n uint64) Roll {
 				break
 			}
 		}
-		faces[j] = pr.Die.Faces[v%k]
+		faces[j] = d.Faces[v%k]
 	}
-	slices.Sort(faces)
-	r, err := NewRoll(faces...)
-	if err != nil {
-		panic(err)
-	}
-	return r
+	return faces
 }

@@ -40,6 +40,9 @@ func (pr *Preset) explainSeats(w writeFunc) {
 	} else {
 		w("Every player plays for himself. ")
 	}
+	if pr.RollOff {
+		w("A roll-off decides who starts: one d4 per seat, the team sums compared, a tie rolled again; the winning team's seat that comes first in South, West, North, East order starts (before it the seat field is `-`). ")
+	}
 	w("Scores are listed in seat order: %s.\n\n", strings.Join(seats, ", "))
 }
 
@@ -88,6 +91,9 @@ func (pr *Preset) explainDice(w writeFunc) {
 			what = "nothing: the die is lost"
 		}
 		w("- %d: %s\n", f, what)
+	}
+	if pr.CountUp {
+		w("\nCounting upwards: at the roll each die names the first kind at or above its face that the army still has on the board, movable or not; a die with none is lost. The dice field shows the faces so counted; when every die is lost it is `/`.\n")
 	}
 	w("\nThe dice are rolled by the program from the game's secret seed, whose SHA-256 is published when the game starts and which is revealed when it ends.\n\n")
 }
@@ -145,6 +151,16 @@ func (pr *Preset) explainTeams(w writeFunc) {
 		w("- Partners' kings cannot be captured; their other pieces can.\n")
 	case t.Safe != 0:
 		w("- Partners' pieces cannot be captured.\n")
+	}
+	if t.Control {
+		w("- Throne control: a player whose %s stands, at his roll, on the throne of a seat without a %s rolls a second pair of dice, which moves only that army (the dice field shows his faces, `/`, then that army's: `13/24`; the extra field's `control` key names the army). Moves of the two pairs come in any order, each using a die of the army it moves; `pass` gives up everything left. Controlled pieces never capture the controller's team, nor their own. A seat without a %s whose partner's %s stands on its throne plays its own turn; otherwise it is frozen.\n",
+			pr.Pieces[King].Name, pr.Pieces[King].Name, pr.Pieces[King].Name, pr.Pieces[King].Name)
+	}
+	if t.Unkindness {
+		w("- Unkindness of ravens: a %s moving onto the last empty square of d4, e4, d5, e5 while the other three hold the other three seats' %ss captures those three, the partner's too (a controlled %s does not).\n", pr.Pieces[Elephant].Name, pr.Pieces[Elephant].Name, pr.Pieces[Elephant].Name)
+	}
+	if t.Return {
+		w("- Return: after the capture of a %s that does not end the game, while the capturer's team is missing one, the capturer plays `noreturn`, `return=us` or `return=them` (which team places first); then the owners of both captured %ss place them with `M@sq` on an empty square of their home row, else of their second row, else anywhere. Then the turn goes on with its remaining dice. The extra field's `return` (decide, place) and `turn` keys hold the step.\n", pr.Pieces[King].Name, pr.Pieces[King].Name)
 	}
 	if t.Drops {
 		w("- Drop right: when a player captures an enemy king while his partner has no king and has lost exactly one, the partner gets the right to drop a king, kept until used (the `drops` key lists the seats holding one; `lost` counts each seat's kings lost, a letter per king). A king captured twice never returns. A seat holding a drop right is not skipped: it rolls, then plays `K@e4` on any empty square, which ends its turn, or `pass`.\n")
@@ -316,6 +332,7 @@ var movementTexts = []struct {
 	{PawnPush, "one square forward to an empty square"},
 	{PawnTakeDiag, "captures one square diagonally forward"},
 	{PawnTakeAhead, "captures one square straight forward"},
+	{PawnDouble, "from its second line, two squares forward over an empty square to an empty one"},
 }
 
 func movementWords(m Movement) string {

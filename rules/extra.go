@@ -31,6 +31,9 @@ func (pr *Preset) extraKeys() []string {
 	if pr.Team.Command != NoCommand {
 		keys = append(keys, "command")
 	}
+	if pr.Team.Control {
+		keys = append(keys, "control")
+	}
 	if pr.Team.Drops {
 		keys = append(keys, "drops")
 	}
@@ -46,10 +49,13 @@ func (pr *Preset) extraKeys() []string {
 	if pr.Team.Exchange != NoExchange && pr.Retire {
 		keys = append(keys, "retired")
 	}
+	if pr.Team.Return {
+		keys = append(keys, "return")
+	}
 	if pr.Team.Bonuses {
 		keys = append(keys, "thrones")
 	}
-	if pr.Team.Exchange != NoExchange {
+	if pr.Team.Exchange != NoExchange || pr.Team.Return {
 		keys = append(keys, "turn")
 	}
 	return keys
@@ -61,10 +67,13 @@ func (p *Position) formatExtra() string {
 	if p.command != 0 {
 		pairs = append(pairs, "command="+p.seatLetters(p.command))
 	}
+	if p.ctrl != 0 {
+		pairs = append(pairs, "control="+string(Seat(p.ctrl-1).Letter()))
+	}
 	if p.drops != 0 {
 		pairs = append(pairs, "drops="+p.seatLetters(p.drops))
 	}
-	if p.step != noStep {
+	if p.step != noStep && p.step < stepReturn {
 		pairs = append(pairs, "exchange="+stepNames[p.step])
 	}
 	if p.leaps != 0 {
@@ -81,6 +90,9 @@ func (p *Position) formatExtra() string {
 	}
 	if p.retired != 0 {
 		pairs = append(pairs, "retired="+p.seatLetters(p.retired))
+	}
+	if p.step >= stepReturn {
+		pairs = append(pairs, "return="+stepNames[p.step])
 	}
 	if p.thronesTaken != 0 {
 		pairs = append(pairs, "thrones="+p.seatLetters(p.thronesTaken))
@@ -139,10 +151,22 @@ func (p *Position) parseExtra(t string) error {
 			}
 		case "exchange":
 			i := slices.Index(stepNames[:], value)
-			if i <= 0 {
+			if i <= 0 || i >= int(stepReturn) {
 				return &PositionError{"extra", t, fmt.Sprintf("exchange=%q: want propose, accept or drop", value)}
 			}
 			p.step = uint8(i)
+		case "return":
+			i := slices.Index(stepNames[:], value)
+			if i < int(stepReturn) {
+				return &PositionError{"extra", t, fmt.Sprintf("return=%q: want decide or place", value)}
+			}
+			p.step = uint8(i)
+		case "control":
+			s, err := pr.parseSeat(value)
+			if err != nil {
+				return &PositionError{"extra", t, fmt.Sprintf("control=%q: want the colour letter of a seat (%s)", value, pr.seatLetters())}
+			}
+			p.ctrl = uint8(s) + 1
 		case "turn":
 			s, err := pr.parseSeat(value)
 			if err != nil {
@@ -202,10 +226,17 @@ func (p *Position) checkPending() error {
 		if a != 1 || b != 1 {
 			return errors.New("an exchange is decided when each team has one king")
 		}
-	case stepDrop:
+	case stepDrop, stepPlace:
 		if p.HasKing(p.seat) {
 			return errors.New("the seat to drop a king has one")
 		}
+	case stepReturn:
+		if p.HasKing(p.seat) && p.HasKing(Partner(p.seat)) || a == 0 || b == 0 {
+			return errors.New("a return is decided by a team missing a king, while each team has one")
+		}
+	}
+	if p.ctrl != 0 && (!p.rolled || Seat(p.ctrl-1) == p.TurnSeat()) {
+		return errors.New("control= needs a roll, and another seat's army")
 	}
 	if p.step == stepAccept && p.HasKing(p.seat) {
 		return errors.New("the seat to accept an exchange has its king")

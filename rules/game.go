@@ -67,12 +67,28 @@ func (g *Game) Actions(buf []Action) []Action { return g.pos.Actions(buf) }
 func (g *Game) Finished() bool { return g.pos.done }
 
 // Roll draws the next roll from the game's seed for the seat to act and
-// returns it.
+// returns it: the seat's dice (and, under martian's throne control, the
+// controlled army's pair), or the roll-off (face 1: South's team starts,
+// face 2: West's), which is no turn's roll and is not in Turns.
 func (g *Game) Roll() (Roll, error) {
 	if !g.pos.AwaitingRoll() {
 		return Roll{}, g.noRoll()
 	}
-	r := RollFromSeed(g.seed, g.preset, g.rolls)
+	if g.pos.rollOff {
+		s, n := RollOffFromSeed(g.seed)
+		g.rolls = n
+		r := rollOffOutcomes[0]
+		if s == West {
+			r = rollOffOutcomes[1]
+		}
+		g.setRoll(r)
+		return r, nil
+	}
+	pairs := 1
+	if g.preset.Team.Control && g.pos.controlTarget(g.pos.seat) != NoSeat {
+		pairs = 2
+	}
+	r := RollFromSeedPairs(g.seed, g.preset, g.rolls, pairs)
 	g.rolls++
 	g.setRoll(r)
 	return r, nil
@@ -85,7 +101,12 @@ func (g *Game) PlayRoll(r Roll) error {
 	if !g.pos.AwaitingRoll() {
 		return g.noRoll()
 	}
-	if g.preset.IsOutcome(r) {
+	if g.pos.rollOff && g.pos.isOutcome(r) {
+		_, g.rolls = RollOffFromSeed(g.seed)
+		g.setRoll(r)
+		return nil
+	}
+	if g.pos.isOutcome(r) {
 		g.rolls++
 		g.setRoll(r)
 		return nil
@@ -104,6 +125,10 @@ func (g *Game) noRoll() error {
 }
 
 func (g *Game) setRoll(r Roll) {
+	if g.pos.rollOff { // the roll-off is no turn's roll
+		g.pos.SetRoll(r)
+		return
+	}
 	g.pos.SetRoll(r)
 	g.turns = append(g.turns, Turn{Seat: g.pos.seat, Roll: r})
 }

@@ -160,6 +160,9 @@ func (p *Position) appendSpecial(buf []Action, s Seat, k Kind, pieces, capt uint
 		if k == King && pr.KingLeap {
 			t |= p.leapTargets(s, from, capt)
 		}
+		if k == Pawn {
+			t |= p.doubleStep(s, from)
+		}
 		if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
 			promo := t & pr.lastLines[s]
 			t &^= promo
@@ -208,6 +211,9 @@ func (p *Position) countSpecial(s Seat, k Kind, pieces, capt uint64) int {
 		if k == King && pr.KingLeap {
 			t |= p.leapTargets(s, from, capt)
 		}
+		if k == Pawn {
+			t |= p.doubleStep(s, from)
+		}
 		if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
 			promo := t & pr.lastLines[s]
 			t &^= promo
@@ -230,6 +236,16 @@ func (p *Position) appendChoices(buf []Action, s Seat, from, to Square) []Action
 		buf = append(buf, PromotionAction(from, to, lowestKind(ks)))
 	}
 	return buf
+}
+
+// doubleStep returns the square a pawn of s on sq reaches by its double
+// step, if its movement has one and both squares ahead are empty.
+func (p *Position) doubleStep(s Seat, sq Square) uint64 {
+	d := pawnDoubles[s][sq]
+	if d == 0 || p.preset.Pieces[Pawn].Moves&PawnDouble == 0 || (pawnPushes[s][sq]|d)&p.occ != 0 {
+		return 0
+	}
+	return d
 }
 
 // lacking returns the kinds of ks that seat s has fewer pieces of than an

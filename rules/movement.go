@@ -16,6 +16,7 @@ const (
 	PawnPush                           // one square forward, to an empty square only
 	PawnTakeDiag                       // captures one square diagonally forward
 	PawnTakeAhead                      // captures one square straight forward
+	PawnDouble                         // from its second line, two squares forward over an empty square to an empty one
 )
 
 // stepSet is the squares a piece on one square reaches without sliding:

@@ -52,22 +52,33 @@ func parsePosition(pr *Preset, s string) (*Position, error) {
 	if err := p.parseBoard(fields[0]); err != nil {
 		return nil, err
 	}
-	seat, err := pr.parseSeat(fields[1])
-	if err != nil {
-		return nil, err
+	if pr.RollOff && fields[1] == "-" {
+		p.rollOff = true // the roll-off decides who starts
+	} else {
+		seat, err := pr.parseSeat(fields[1])
+		if err != nil {
+			return nil, err
+		}
+		p.seat = seat
 	}
-	p.seat = seat
 	if fields[2] != "-" {
 		if pr.Die == nil {
 			return nil, &PositionError{"dice", fields[2], fmt.Sprintf("preset %s has no dice: the field is always -", pr.Name)}
 		}
 		r, err := ParseRoll(fields[2])
-		if err != nil || r.Len() > pr.Dice {
+		c, split := r.Control()
+		if err != nil || r.Len() > pr.Dice || c.Len() > pr.Dice || split && !pr.CountUp {
 			return nil, &PositionError{"dice", fields[2], fmt.Sprintf("want - or up to %d faces of the %s die %v, ascending", pr.Dice, pr.Die.Name, pr.Die.Faces)}
 		}
-		for i := range r.Len() {
-			if !pr.Die.hasFace(r.Face(i)) {
-				return nil, &PositionError{"dice", fields[2], fmt.Sprintf("%d is not a face of the %s die %v", r.Face(i), pr.Die.Name, pr.Die.Faces)}
+		for i := range r.Len() + c.Len() {
+			f := 0
+			if i < r.Len() {
+				f = r.Face(i)
+			} else {
+				f = c.Face(i - r.Len())
+			}
+			if !pr.Die.hasFace(f) {
+				return nil, &PositionError{"dice", fields[2], fmt.Sprintf("%d is not a face of the %s die %v", f, pr.Die.Name, pr.Die.Faces)}
 			}
 		}
 		if fields[2] != r.String() {
@@ -98,11 +109,17 @@ func parsePosition(pr *Preset, s string) (*Position, error) {
 	if p.done && p.step != noStep {
 		return nil, &PositionError{"extra", fields[5], "the game is over, so no decision can be pending"}
 	}
-	if !p.done && p.step == noStep && !pr.Kingless && !p.HasKing(p.seat) && !(pr.teamPlay && p.takesTurn(p.seat)) {
+	if !p.done && p.step == noStep && !p.rollOff && !pr.Kingless && !p.HasKing(p.seat) && !(pr.teamPlay && p.takesTurn(p.seat)) {
 		return nil, &PositionError{"seat", fields[1], "that seat has no king, so its turn is skipped: it cannot be the seat to act"}
 	}
-	if p.step != noStep && p.rolled {
+	if p.step != noStep && p.step < stepReturn && p.rolled {
 		return nil, &PositionError{"dice", fields[2], "a decision is pending: the dice of the turn are used"}
+	}
+	if p.rollOff && (p.rolled || p.done || p.step != noStep) {
+		return nil, &PositionError{"seat", fields[1], "before the roll-off nothing has happened: no dice, no decision"}
+	}
+	if c, split := p.roll.Control(); p.ctrl != 0 && !split || c.Len() > 0 && p.ctrl == 0 {
+		return nil, &PositionError{"extra", s, "control= names the army the second pair of dice moves: both or neither"}
 	}
 	if err := p.checkPending(); err != nil {
 		return nil, &PositionError{"extra", fields[5], err.Error()}
@@ -226,7 +243,11 @@ func (p *Position) String() string {
 		}
 	}
 	b.WriteByte(' ')
-	b.WriteByte(p.seat.Letter())
+	if p.rollOff {
+		b.WriteByte('-')
+	} else {
+		b.WriteByte(p.seat.Letter())
+	}
 	b.WriteByte(' ')
 	b.WriteString(p.roll.String())
 	b.WriteByte(' ')
@@ -257,6 +278,12 @@ func (p *Position) computeHash() uint64 {
 		if p.leaps&(1<<s) != 0 {
 			h ^= leapKeys[s]
 		}
+	}
+	if p.ctrl != 0 { // kept by setControl, outside the team hash
+		h ^= controlKeys[p.ctrl-1]
+	}
+	if p.rollOff {
+		h ^= rollOffKey
 	}
 	return h ^ seatKeys[p.seat] ^ rollKey(p.rolled, p.roll) ^ p.teamHash()
 }

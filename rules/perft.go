@@ -12,11 +12,23 @@ func Perft(p *Position, depth int) uint64 {
 		return 0
 	}
 	if p.AwaitingRoll() {
-		if depth == 1 && p.preset.Dice == 1 {
+		if depth == 1 && p.preset.Dice == 1 && !p.preset.teamPlay {
 			return p.countEveryRoll()
 		}
 		var n uint64
-		for _, r := range p.preset.outcomes {
+		if p.rollOff {
+			for _, r := range p.Outcomes() {
+				q := *p
+				q.SetRoll(r)
+				n += Perft(&q, depth)
+			}
+			return n
+		}
+		outs := p.preset.outcomes
+		if p.preset.specialRolls {
+			outs = p.Outcomes()
+		}
+		for _, r := range outs {
 			p.SetRoll(r)
 			n += Perft(p, depth)
 			p.ClearRoll()
@@ -44,11 +56,11 @@ func Divide(p *Position, depth int) (labels []string, counts []uint64) {
 		return nil, nil
 	}
 	if p.AwaitingRoll() {
-		for _, r := range p.preset.outcomes {
-			p.SetRoll(r)
+		for _, r := range p.Outcomes() {
+			q := *p
+			q.SetRoll(r)
 			labels = append(labels, "roll="+r.String())
-			counts = append(counts, Perft(p, depth))
-			p.ClearRoll()
+			counts = append(counts, Perft(&q, depth))
 		}
 		return labels, counts
 	}

@@ -5,18 +5,33 @@ import "math/rand/v2"
 // RandomRoll returns a roll of the preset's dice drawn from rng, each die
 // independently.
 func (pr *Preset) RandomRoll(rng *rand.Rand) Roll {
-	var r Roll
 	if pr.Die == nil {
-		return r
+		return Roll{}
 	}
-	for range pr.Dice {
-		r.faces[r.n] = uint8(pr.Die.Faces[rng.IntN(len(pr.Die.Faces))])
-		r.n++
+	f := uint32(pr.Die.Faces[rng.IntN(len(pr.Die.Faces))])
+	if pr.Dice == 1 {
+		return Roll{1 | f<<2}
 	}
-	if r.n == 2 && r.faces[0] > r.faces[1] {
-		r.faces[0], r.faces[1] = r.faces[1], r.faces[0]
+	g := uint32(pr.Die.Faces[rng.IntN(len(pr.Die.Faces))])
+	return Roll{2 | min(f, g)<<2 | max(f, g)<<5}
+}
+
+// RandomRoll returns a roll drawn from rng for the seat to act: the
+// preset's dice, both pairs under martian's throne control, or a roll-off's
+// outcome.
+func (p *Position) RandomRoll(rng *rand.Rand) Roll {
+	if !p.preset.specialRolls {
+		return p.preset.RandomRoll(rng)
 	}
-	return r
+	o := p.Chances()
+	x := rng.Float64()
+	for _, c := range o {
+		if x < c.P {
+			return c.Roll
+		}
+		x -= c.P
+	}
+	return o[len(o)-1].Roll
 }
 
 // PlayRandom plays random rolls and uniformly random legal actions from p
@@ -27,7 +42,9 @@ func PlayRandom(p *Position, rng *rand.Rand) int {
 	var u Undo
 	n := 0
 	for !p.done {
-		if p.AwaitingRoll() {
+		if p.AwaitingRoll() && p.preset.specialRolls {
+			p.SetRoll(p.RandomRoll(rng))
+		} else if p.AwaitingRoll() {
 			p.SetRoll(p.preset.RandomRoll(rng))
 		}
 		acts := p.Actions(buf[:])

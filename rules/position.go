@@ -29,7 +29,11 @@ type state struct {
 	// Drop rights (winther): kings lost by each seat (two bits a seat, at
 	// most 2) and the seats holding a right to drop a king.
 	lost, drops uint8
-	hash        uint64
+	// Martian: the army controlled this turn through a throne (seat + 1;
+	// 0: none), and the roll-off still to come.
+	ctrl    uint8
+	rollOff bool
+	hash    uint64
 }
 
 // Preset returns the ruleset the position is played under.
@@ -75,13 +79,22 @@ func (p *Position) HasKing(s Seat) bool { return p.bySeat[s]&p.byKind[King] != 0
 // SetRoll sets the dice of the seat to act. It is how a chance node is
 // resolved; the roll must be one of the preset's outcomes.
 func (p *Position) SetRoll(r Roll) {
+	if p.preset.specialRolls {
+		p.setSpecialRoll(r)
+		return
+	}
 	p.hash ^= rollKey(p.rolled, p.roll)
 	p.roll, p.rolled = r, true
 	p.hash ^= rollKey(p.rolled, p.roll)
 }
 
-// ClearRoll undoes SetRoll: the position awaits its roll again.
+// ClearRoll undoes SetRoll: the position awaits its roll again. It does not
+// undo a roll-off.
 func (p *Position) ClearRoll() {
+	if p.preset.specialRolls && p.rolled {
+		p.clock--
+		p.setControl(NoSeat)
+	}
 	p.hash ^= rollKey(p.rolled, p.roll)
 	p.roll, p.rolled = Roll{}, false
 }

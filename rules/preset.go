@@ -93,6 +93,14 @@ type Preset struct {
 	KingLeap bool
 	// Team play (RULES.md 5.0): see TeamRules.
 	Team TeamRules
+	// RollOff: a chance node before the game decides which team starts
+	// (martian); the start position's seat field is then `-`.
+	RollOff bool
+	// CountUp: at the roll a die names the first kind at or above its face
+	// that still has a piece on the board, else it is lost (martian's dice:
+	// face 1 names the king's kind, 2 the horse's, 3 the elephant's, 4 the
+	// pawn's).
+	CountUp bool
 	// Options lists the house rules the preset accepts.
 	Options []Option
 
@@ -115,6 +123,9 @@ type Preset struct {
 	start          *Position
 	thrones        [NumSeats]Square // each seat's throne: its king's starting square
 	teamPlay       bool             // Team has some rule: the team path of Make and Actions
+	pairOutcomes   []Roll           // martian's rolls with throne control: both pairs
+	pairChances    []Chance
+	specialRolls   bool // a roll-off or the count-upwards rule: SetRoll's slow path
 }
 
 var presets = map[string]*Preset{}
@@ -166,6 +177,14 @@ func (pr *Preset) prepare() error {
 		pr.outcomeKinds = append(pr.outcomeKinds, ks)
 	}
 	pr.teamPlay = pr.Team != TeamRules{}
+	pr.specialRolls = pr.RollOff || pr.CountUp
+	pr.pairOutcomes, pr.pairChances = nil, nil
+	for i, r := range pr.outcomes {
+		for j, c := range pr.outcomes {
+			pr.pairOutcomes = append(pr.pairOutcomes, r.WithControl(c))
+			pr.pairChances = append(pr.pairChances, Chance{r.WithControl(c), pr.chances[i].P * pr.chances[j].P})
+		}
+	}
 	pr.oneActionTurns = pr.Dice <= 1 && !pr.TurnClock
 	pr.kingEnds = pr.Goal == PointsGoal && !pr.Kingless && !pr.LastArmy && !pr.TurnClock && !pr.teamPlay
 	pr.special = 0
@@ -173,6 +192,9 @@ func (pr *Preset) prepare() error {
 		pr.special |= kinds(King)
 	}
 	if pr.Promotion.Rule == PromoteByChoice {
+		pr.special |= kinds(Pawn)
+	}
+	if pr.Pieces[Pawn].Moves&PawnDouble != 0 {
 		pr.special |= kinds(Pawn)
 	}
 	start, err := parsePosition(pr, pr.Start)
@@ -230,13 +252,13 @@ func outcomes(d *Die, n int) ([]Roll, []Chance) {
 	var chances []Chance
 	for i, f := range d.Faces {
 		if n == 1 {
-			r := Roll{n: 1, faces: [2]uint8{uint8(f)}}
+			r := pair(uint8(f))
 			rolls = append(rolls, r)
 			chances = append(chances, Chance{r, 1 / k})
 			continue
 		}
 		for _, g := range d.Faces[i:] {
-			r := Roll{n: 2, faces: [2]uint8{uint8(f), uint8(g)}}
+			r := pair(uint8(f), uint8(g))
 			p := 2 / (k * k)
 			if f == g {
 				p = 1 / (k * k)

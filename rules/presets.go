@@ -168,7 +168,7 @@ var Winther = derive(Chaturaji, "winther", "two teams of partners sitting opposi
 })
 
 func init() {
-	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni, Winther} {
+	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni, Winther, Martian} {
 		register(pr)
 	}
 }

@@ -11,12 +11,12 @@ import (
 
 // newPresets are the presets beyond the default that internal/naive also
 // implements, written from RULES.md alone.
-var newPresets = []string{"chaturaji-ranks", "chaturaji-2dice", "ludii", "chaturanga-2p", "chaturaji-teams", "chaturaji-diceless", "biruni", "winther"}
+var newPresets = []string{"chaturaji-ranks", "chaturaji-2dice", "ludii", "chaturanga-2p", "chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian"}
 
 // TestPresetStartPerftAgainstNaive compares perft from each preset's start
 // position with the independent implementation.
 func TestPresetStartPerftAgainstNaive(t *testing.T) {
-	depths := map[string]int{"chaturaji-ranks": 5, "chaturaji-2dice": 3, "ludii": 5, "chaturanga-2p": 4, "chaturaji-teams": 4, "chaturaji-diceless": 4, "biruni": 4, "winther": 4}
+	depths := map[string]int{"chaturaji-ranks": 5, "chaturaji-2dice": 3, "ludii": 5, "chaturanga-2p": 4, "chaturaji-teams": 4, "chaturaji-diceless": 4, "biruni": 4, "winther": 4, "martian": 4}
 	for _, name := range newPresets {
 		pr := mustLookup(t, name)
 		for d := 1; d <= depths[name]; d++ {
@@ -44,8 +44,8 @@ func TestPresetRandomPositionsAgainstNaive(t *testing.T) {
 		for g := range games {
 			p := pr.StartPosition()
 			for step := 0; !p.Finished() && step < 400; step++ {
-				if p.AwaitingRoll() {
-					p.SetRoll(pr.RandomRoll(rng))
+				for p.AwaitingRoll() { // a roll-off comes before the first roll
+					p.SetRoll(p.RandomRoll(rng))
 				}
 				s := p.String()
 				n, err := naive.ParseRules(name, s)

@@ -179,7 +179,7 @@ func runRuleCase(t *testing.T, path string, c ruleCase) {
 		case "roll":
 			checkNotOver(st.line)
 			r, err := rules.ParseRoll(st.arg)
-			if err != nil || !pr.IsOutcome(r) {
+			if err != nil || !slices.Contains(p.Outcomes(), r) {
 				t.Fatalf("%s: bad roll %q", where, st.arg)
 			}
 			if !p.AwaitingRoll() {
@@ -187,6 +187,9 @@ func runRuleCase(t *testing.T, path string, c ruleCase) {
 			}
 			p.SetRoll(r)
 			np = np.WithRollString(st.arg)
+			if len(undos) == 0 { // Unmake takes back actions, not rolls: check from here
+				initial, start = *p, p.String()
+			}
 		case "end":
 			if st.arg != "yes" {
 				t.Fatalf("%s: end takes only yes", where)

@@ -33,6 +33,17 @@ type TeamRules struct {
 	// MustTakeKing: when a remaining die allows capturing an enemy king,
 	// only such captures are legal, and pass is not (winther's mustking).
 	MustTakeKing bool
+	// Control: a player whose king stands, at the start of his turn, on the
+	// throne of a kingless seat rolls a second pair of dice for that army
+	// (martian); a kingless seat whose partner holds its throne plays.
+	Control bool
+	// Unkindness: a raven (the kind Elephant) moving onto the last empty
+	// square of the centre, the other three holding the other seats'
+	// ravens, captures those three (martian).
+	Unkindness bool
+	// Return: after a king capture that does not end the game, while the
+	// capturer's team misses a king, the capturer may return both (martian).
+	Return bool
 }
 
 // CommandRule says what command through the partner's throne allows.
@@ -61,9 +72,11 @@ const (
 	stepPropose       // the capturer proposes or waives
 	stepAccept        // the owner of the king captured accepts or declines
 	stepDrop          // an owner drops his exchanged king
+	stepReturn        // the capturer decides the kings' return (martian)
+	stepPlace         // an owner places his returning king
 )
 
-var stepNames = [...]string{"", "propose", "accept", "drop"}
+var stepNames = [...]string{"", "propose", "accept", "drop", "decide", "place"}
 
 // Partner returns the seat opposite s, its partner in team presets.
 func Partner(s Seat) Seat { return s ^ 2 }
@@ -141,6 +154,9 @@ func (p *Position) takesTurn(s Seat) bool {
 	if p.bySeat[s] == 0 {
 		return false
 	}
+	if p.preset.Team.Control && p.board[p.preset.thrones[s]] == MakePiece(Partner(s), King) {
+		return true
+	}
 	return p.preset.Team.KinglessPlays || p.command&(1<<Partner(s)) != 0
 }
 
@@ -190,6 +206,16 @@ func (p *Position) teamActions(buf []Action) []Action {
 			buf = append(buf, DropAction(King, lowest(e)))
 		}
 		return buf
+	case stepReturn:
+		return append(buf, NoReturnAction, ReturnUsAction, ReturnThemAction)
+	case stepPlace:
+		for e := p.returnSquares(p.seat); e != 0; e &= e - 1 {
+			buf = append(buf, DropAction(King, lowest(e)))
+		}
+		return buf
+	}
+	if p.preset.Team.Control {
+		return p.martianActions(buf)
 	}
 	if p.drops&(1<<p.seat) != 0 && !p.HasKing(p.seat) {
 		for e := ^p.occ; e != 0; e &= e - 1 {

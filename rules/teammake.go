@@ -30,8 +30,27 @@ func (p *Position) makeTeam(a Action, u *Undo) {
 		p.step = noStep
 		p.placeExchangedKings(u, turn)
 		return
+	case NoReturn:
+		p.continueTurn(u, turn)
+		return
+	case ReturnUs, ReturnThem:
+		p.step = stepPlace
+		t := teamOf(turn) // the capturer's team: he decided turn's turn
+		if a.Type() == ReturnThem {
+			t = 1 - t
+		}
+		p.setSeat(p.kinglessSeat(t))
+		return
 	case Drop:
 		p.put(u, a.To(), MakePiece(p.seat, a.Promotion()))
+		if p.step == stepPlace {
+			if o := p.kinglessSeat(1 - teamOf(p.seat)); !p.HasKing(o) {
+				p.setSeat(o)
+				return
+			}
+			p.continueTurn(u, turn)
+			return
+		}
 		if p.step == noStep { // a drop right, used: it ends the turn
 			p.drops &^= 1 << p.seat
 			if p.roll.Len() == pr.Dice {
@@ -45,14 +64,19 @@ func (p *Position) makeTeam(a Action, u *Undo) {
 		p.placeExchangedKings(u, turn)
 		return
 	}
-	first := p.roll.Len() == pr.Dice
+	first := p.roll.Len() == pr.Dice && !pr.CountUp // martian counts the turn at the roll
 	reset, endTurn := false, true
 	var taken Piece // a king captured by the move
 	switch a.Type() {
 	case Move:
 		k := p.board[a.From()].Kind()
+		owner := p.board[a.From()].Seat()
 		reset, taken = p.teamMove(u, d, a)
-		if pr.Dice > 1 {
+		switch {
+		case pr.CountUp:
+			p.useMartianDie(k, owner != turn)
+			endTurn = p.roll.empty()
+		case pr.Dice > 1:
 			p.useDie(k)
 			endTurn = p.roll.Len() == 0
 		}
@@ -72,6 +96,16 @@ func (p *Position) makeTeam(a Action, u *Undo) {
 		p.clock = 0
 	case first:
 		p.clock++
+	}
+	if taken != NoPiece && pr.Team.Return && p.mayReturn(d) {
+		p.step, p.turn = stepReturn, turn
+		p.setSeat(d)
+		if p.roll.empty() { // no die left for after the decision
+			p.hash ^= rollKey(p.rolled, p.roll)
+			p.roll, p.rolled = Roll{}, false
+			p.setControl(NoSeat)
+		}
+		return
 	}
 	if taken != NoPiece && p.mayExchange(d) {
 		p.hash ^= rollKey(p.rolled, p.roll)
@@ -106,8 +140,9 @@ func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 	owner, k := pc.Seat(), pc.Kind()
 	reset := k == Pawn
 	var taken Piece
+	captured := NoPiece
 	if p.board[to] != NoPiece {
-		captured := p.remove(u, to)
+		captured = p.remove(u, to)
 		p.scores[d] += int32(pr.Pieces[captured.Kind()].Points)
 		reset = true
 		if captured.Kind() == King {
@@ -121,7 +156,11 @@ func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 		}
 	}
 	if k == Pawn && pr.lastLines[owner]&to.bit() != 0 {
-		if promo := pr.promoteTo[owner][to]; promo != NoKind && (!pr.Promotion.OnlyIfLacking || p.lacks(owner, promo)) {
+		promo := a.Promotion()
+		if promo == NoKind {
+			promo = pr.promoteTo[owner][to]
+		}
+		if promo != NoKind && (!pr.Promotion.OnlyIfLacking || p.lacks(owner, promo)) {
 			pc = MakePiece(owner, promo)
 		}
 	}
@@ -141,6 +180,9 @@ func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 		}
 	}
 	if k == Boat && pr.Triumph && p.teamTriumph(u, d, owner, to) {
+		reset = true
+	}
+	if k == Elephant && pr.Team.Unkindness && owner == d && captured == NoPiece && p.unkindness(u, owner, to) {
 		reset = true
 	}
 	return reset, taken
@@ -250,6 +292,7 @@ func (p *Position) placeExchangedKings(u *Undo, turn Seat) {
 func (p *Position) endTeamTurn(u *Undo, turn, d Seat, k kill) {
 	p.hash ^= rollKey(p.rolled, p.roll)
 	p.roll, p.rolled = Roll{}, false
+	p.setControl(NoSeat)
 	pr := p.preset
 	n := len(pr.Order)
 	i := pr.turnIndex[turn]
@@ -283,6 +326,7 @@ func (p *Position) checkTeamEnd(d Seat, k kill) {
 	if p.done && p.rolled {
 		p.hash ^= rollKey(p.rolled, p.roll)
 		p.roll, p.rolled = Roll{}, false
+		p.setControl(NoSeat)
 	}
 	if kings := p.byKind[King]; p.done && p.preset.Raise > 0 && popcount(kings) == 1 {
 		owner := p.board[lowest(kings)].Seat()

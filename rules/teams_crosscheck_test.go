@@ -74,8 +74,8 @@ func crosscheckGames(t *testing.T, name string, games int, pols []policy, seed u
 		pol := pols[g%len(pols)]
 		p := pr.StartPosition()
 		for step := 0; !p.Finished() && step < 1500; step++ {
-			if p.AwaitingRoll() {
-				p.SetRoll(pr.RandomRoll(rng))
+			for p.AwaitingRoll() { // a roll-off comes before the first roll
+				p.SetRoll(p.RandomRoll(rng))
 			}
 			s := p.String()
 			if f := strings.Fields(s); len(f) == 6 {
@@ -158,6 +158,13 @@ func TestTeamPresetsAgainstNaive(t *testing.T) {
 	t.Logf("biruni: extra keys seen %v", seen)
 	if seen["command"] == 0 {
 		t.Error("biruni: no position with command= in the random games")
+	}
+	seen = crosscheckGames(t, "martian", 60, []policy{kingHunt, throneWalk, policies[1], policies[0]}, 14)
+	t.Logf("martian: extra keys seen %v", seen)
+	for _, k := range []string{"control", "return=decide", "return=place"} {
+		if seen[k] == 0 {
+			t.Errorf("martian: no position with %s in the random games", k)
+		}
 	}
 	seen = crosscheckGames(t, "winther", 80, []policy{kingHunt, throneWalk, policies[1], policies[0]}, 13)
 	t.Logf("winther: extra keys seen %v", seen)

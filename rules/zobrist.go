@@ -11,8 +11,12 @@ var (
 	leapKeys  [NumSeats]uint64
 
 	commandKeys, throneKeys, retiredKeys, turnKeys [NumSeats]uint64
-	stepKeys                                       [4]uint64
+	stepKeys                                       [8]uint64
 	dropKeys                                       [NumSeats]uint64
+	splitKey, rollOffKey                           uint64
+	controlFaceKeys                                [2][8]uint64
+	controlKeys                                    [NumSeats]uint64
+	returnKeys                                     [4]uint64
 	lostKeys                                       [4][NumSeats]uint64 // lostKeys[0] stays 0
 )
 
@@ -56,6 +60,18 @@ func initKeys() bool {
 	for s := range NumSeats {
 		dropKeys[s], lostKeys[1][s], lostKeys[2][s] = next(), next(), next()
 	}
+	splitKey, rollOffKey = next(), next()
+	for i := range controlFaceKeys {
+		for f := range controlFaceKeys[i] {
+			controlFaceKeys[i][f] = next()
+		}
+	}
+	for s := range controlKeys {
+		controlKeys[s] = next()
+	}
+	for i := range returnKeys {
+		returnKeys[i] = next()
+	}
 	return true
 }
 
@@ -65,8 +81,14 @@ func rollKey(rolled bool, r Roll) uint64 {
 		return 0
 	}
 	k := rolledKey
-	for i := range r.n {
-		k ^= faceKeys[i][r.faces[i]]
+	for i := range r.Len() {
+		k ^= faceKeys[i][r.Face(i)]
+	}
+	if c, split := r.Control(); split {
+		k ^= splitKey
+		for i := range c.Len() {
+			k ^= controlFaceKeys[i][c.Face(i)]
+		}
 	}
 	return k
 }

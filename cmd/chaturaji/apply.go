@@ -71,8 +71,8 @@ func applyToken(p *rules.Position, tok string) error {
 			return fmt.Errorf("preset %s has no dice", pr.Name)
 		case !p.AwaitingRoll():
 			return fmt.Errorf("%c has rolled already (dice %s): no roll is awaited", p.Seat().Letter(), p.Roll())
-		case !slices.Contains(pr.Outcomes(), r):
-			return fmt.Errorf("%s is not a roll of %d %s die (faces %v)", r, pr.Dice, pr.Die.Name, pr.Die.Faces)
+		case !slices.Contains(p.Outcomes(), r):
+			return fmt.Errorf("%s is not a roll of %d %s die (faces %v) here", r, pr.Dice, pr.Die.Name, pr.Die.Faces)
 		}
 		p.SetRoll(r)
 		return nil

@@ -156,7 +156,7 @@ func playRandom(pr *rules.Preset, seed rules.Seed) (*rules.Game, error) {
 	g := rules.NewGame(pr, seed)
 	for !g.Finished() {
 		p := g.Position()
-		if p.AwaitingRoll() {
+		for p.AwaitingRoll() { // a roll-off is followed by the first turn's roll
 			if _, err := g.Roll(); err != nil {
 				return nil, err
 			}

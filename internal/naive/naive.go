@@ -74,6 +74,15 @@ type Position struct {
 	// seat lost (at most 2 counted).
 	DropRight [4]bool
 	Lost      [4]int
+
+	// martian (martian.go): the roll-off still to come, whether the seat
+	// has rolled, its own pair's unused faces and the controlled army's
+	// (seat + 1 in ControlSeat, 0 for none). Board kinds are the engine's
+	// roles: K monarch, H paladin, E raven, P squire.
+	RollOff     bool
+	Rolled      bool
+	Own, Ctrl   [2]int // ascending, 0 for no face
+	ControlSeat int
 }
 
 // square returns the index of (file, rank), both 0..7.
@@ -123,6 +132,9 @@ func (p *Position) AwaitingRoll() bool {
 	if p.Exchange != "" {
 		return false
 	}
+	if p.Rules == Martian {
+		return p.RollOff || !p.Rolled
+	}
 	switch p.preset().dice {
 	case longDie:
 		return p.Die == 0
@@ -138,6 +150,9 @@ func (p *Position) AwaitingRoll() bool {
 // anything: a position awaiting its roll has already had its seat's
 // promotions.
 func (p *Position) WithRoll(faces ...int) *Position {
+	if p.Rules == Martian {
+		return p.withMartianRoll(faces)
+	}
 	q := p.copyPos()
 	switch p.preset().dice {
 	case longDie:
@@ -165,6 +180,9 @@ func (p *Position) WithRoll(faces ...int) *Position {
 func (p *Position) WithRollString(roll string) *Position {
 	var faces []int
 	for i := 0; i < len(roll); i++ {
+		if roll[i] == '/' { // martian: the controlled army's pair follows
+			continue
+		}
 		if roll[i] < '0' || roll[i] > '9' {
 			panic(fmt.Sprintf("naive: WithRollString(%q): not a roll", roll))
 		}
@@ -456,6 +474,8 @@ func (p *Position) Actions() []string {
 		return p.biruniActions()
 	case Winther:
 		return p.wintherActions()
+	case Martian:
+		return p.martianActions()
 	}
 	var acts []string
 	for sq := 0; sq < 64; sq++ {
@@ -517,6 +537,9 @@ func (p *Position) apply(action string) *Position {
 	}
 	if p.Rules == Winther {
 		return p.applyWinther(action)
+	}
+	if p.Rules == Martian {
+		return p.applyMartian(action)
 	}
 	q := p.copyPos()
 	mover := p.Seat
@@ -712,7 +735,11 @@ func Perft(p *Position, depth int) uint64 {
 	}
 	if p.AwaitingRoll() {
 		var n uint64
-		for _, roll := range p.preset().rolls() {
+		rolls := p.preset().rolls()
+		if p.Rules == Martian {
+			rolls = p.martianRolls()
+		}
+		for _, roll := range rolls {
 			n += Perft(p.WithRoll(roll...), depth)
 		}
 		return n

@@ -29,7 +29,7 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: unknown rules %q", rules)
 	}
 	fields := strings.Split(s, " ")
-	if len(fields) != 5 && !((pr.leap || pr.teams || pr.winther) && len(fields) == 6) {
+	if len(fields) != 5 && !((pr.leap || pr.teams || pr.winther || pr.martian) && len(fields) == 6) {
 		return nil, fmt.Errorf("naive: want 5 space-separated fields, got %d in %q", len(fields), s)
 	}
 	p := &Position{Rules: pr.field}
@@ -37,11 +37,18 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, err
 	}
 	seat, ok := pr.seatOf(fields[1])
-	if !ok {
+	switch {
+	case pr.martian && fields[1] == "-":
+		p.RollOff = true
+	case !ok:
 		return nil, fmt.Errorf("naive: bad seat %q", fields[1])
 	}
 	p.Seat = seat
-	if err := parseDice(fields[2], p, pr); err != nil {
+	if pr.martian {
+		if err := parseMartianDice(fields[2], p); err != nil {
+			return nil, err
+		}
+	} else if err := parseDice(fields[2], p, pr); err != nil {
 		return nil, err
 	}
 	scores := strings.Split(fields[3], ",")
@@ -60,7 +67,11 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: bad clock %q: %v", fields[4], err)
 	}
 	p.Clock = clock
-	if len(fields) == 6 && pr.winther {
+	if len(fields) == 6 && pr.martian {
+		if err := parseMartianExtra(fields[5], p); err != nil {
+			return nil, err
+		}
+	} else if len(fields) == 6 && pr.winther {
 		if err := parseWintherExtra(fields[5], p); err != nil {
 			return nil, err
 		}
@@ -166,7 +177,11 @@ func parseBoard(b string, p *Position, pr *preset) error {
 				if file >= 8 {
 					return fmt.Errorf("naive: rank %q is longer than 8 squares", r)
 				}
-				p.Board[square(file, rank)] = Piece{Seat: seat, Kind: r[j+1]}
+				kind := r[j+1]
+				if pr.martian {
+					kind = martianKind(kind)
+				}
+				p.Board[square(file, rank)] = Piece{Seat: seat, Kind: kind}
 				file++
 				j += 2
 			default:
@@ -203,16 +218,28 @@ func (p *Position) String() string {
 				run = 0
 			}
 			sb.WriteByte(seatLetters[pc.Seat])
-			sb.WriteByte(pc.Kind)
+			if pr.martian {
+				sb.WriteByte(martianLetter(pc.Kind))
+			} else {
+				sb.WriteByte(pc.Kind)
+			}
 		}
 		if run > 0 {
 			sb.WriteByte(byte('0' + run))
 		}
 	}
 	sb.WriteByte(' ')
-	sb.WriteByte(seatLetters[p.Seat])
+	if p.RollOff {
+		sb.WriteByte('-')
+	} else {
+		sb.WriteByte(seatLetters[p.Seat])
+	}
 	sb.WriteByte(' ')
-	sb.WriteString(p.DiceString())
+	if pr.martian {
+		sb.WriteString(p.martianDice())
+	} else {
+		sb.WriteString(p.DiceString())
+	}
 	sb.WriteByte(' ')
 	for i, seat := range pr.scoreSeats() {
 		if i > 0 {
@@ -238,6 +265,9 @@ func (p *Position) String() string {
 		sb.WriteString(" " + extra)
 	}
 	if extra := p.formatWintherExtra(); pr.winther && extra != "" {
+		sb.WriteString(" " + extra)
+	}
+	if extra := p.formatMartianExtra(); pr.martian && extra != "" {
 		sb.WriteString(" " + extra)
 	}
 	return sb.String()

@@ -40,6 +40,7 @@ type preset struct {
 	leap    bool   // rajah leap, and the "leaps=" extra field
 	teams   bool   // the team presets' extra field
 	winther bool   // winther's extra field
+	martian bool   // martian's letters, roll-off, dice field and extra field
 }
 
 const (
@@ -68,6 +69,7 @@ var (
 			dice: twoCubes, points: true, triumph: true, raise54: true, teams: true},
 		Winther: {field: Winther, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
 			dice: twoLong, winther: true},
+		Martian: {field: Martian, start: martianStart, order: clockwise, kinds: "MPRS", martian: true},
 	}
 )
 
@@ -183,6 +185,8 @@ func (p *Position) Finished() bool {
 		return armies <= 1 || p.Clock >= 5000
 	case Chaturanga2P:
 		return !p.hasKind(South, King) || !p.hasKind(North, King) || p.Clock >= 200
+	case Martian:
+		return p.martianFinished()
 	case Winther:
 		return p.teamKings(South) == 0 || p.teamKings(West) == 0 || (p.Clock >= 200 && p.Dice[0] == 0)
 	case Chaturaji2Dice, Biruni:
