@@ -43,7 +43,15 @@ func (pr *Preset) explainSeats(w writeFunc) {
 	if pr.RollOff {
 		w("A roll-off decides who starts: one d4 per seat, the team sums compared, a tie rolled again; the winning team's seat that comes first in South, West, North, East order starts (before it the seat field is `-`). ")
 	}
-	w("Scores are listed in seat order: %s.\n\n", strings.Join(seats, ", "))
+	w("Scores are listed in seat order: %s.", strings.Join(seats, ", "))
+	if pr.Colours != [NumSeats]string{} {
+		var cs []string
+		for _, s := range pr.seats {
+			cs = append(cs, fmt.Sprintf("%s %s", s, pr.Colours[s]))
+		}
+		w(" The sources show the armies as %s; notation keeps the letters b, y, g, r.", strings.Join(cs, ", "))
+	}
+	w("\n\n")
 }
 
 func (pr *Preset) explainPieces(w writeFunc) {
@@ -54,7 +62,13 @@ func (pr *Preset) explainPieces(w writeFunc) {
 			continue
 		}
 		moves := movementWords(rule.Moves)
-		if k == King && pr.KingLeap {
+		if k == King && pr.KingLeap && pr.LeapAttackers != 0 {
+			var names []string
+			for ks := pr.LeapAttackers; ks != 0; ks &= ks - 1 {
+				names = append(names, pr.Pieces[lowestKind(ks)].Name)
+			}
+			moves += "; once a game (the `leaps` key lists who has), when no " + strings.Join(names, ", ") + " of an enemy army that can move could take it, a knight's leap (capturing too)"
+		} else if k == King && pr.KingLeap {
 			moves += "; once a game, when no enemy piece attacks it, a knight's leap (capturing too)"
 		}
 		var never []string
@@ -169,7 +183,12 @@ func (pr *Preset) explainTeams(w writeFunc) {
 		w("- Must take the king: when a remaining die allows capturing an enemy king, only such captures are legal, and `pass` is not.\n")
 	}
 	if t.Command != NoCommand {
-		w("- Command: when a king moves onto its partner's throne (the square the partner's king started on), its owner commands both armies until that king leaves the throne or the partner gets a king back. The commander decides both seats' turns, with that turn's roll, and may move pieces of both armies. If each partner commands the other, each decides his own turn. The seat field names the seat whose turn it is; the extra field's `command` key names the commanders.\n")
+		both := "may move pieces of both armies"
+		if t.Command == CommandTurns {
+			both = "on each seat's turn moves only that seat's pieces"
+		}
+		w("- Command: when a %s moves onto its partner's throne (the square the partner's %s started on), its owner commands both armies until that %s leaves the throne or the partner gets a %s back. The commander decides both seats' turns, with that turn's roll if any, and %s. If each partner commands the other, each decides his own turn. A frozen army under command is not skipped. The seat field names the seat whose turn it is; the extra field's `command` key names the commanders.\n",
+			pr.Pieces[King].Name, pr.Pieces[King].Name, pr.Pieces[King].Name, pr.Pieces[King].Name, both)
 	}
 	if t.Truce {
 		w("- Sinhasana: the two armies of a command (the seats opposite each other) cannot capture each other while it lasts, not even in a boat triumph. A king entering any other throne does nothing. If the command ends in the middle of the commanded seat's turn and that seat has no king, the rest of its turn is lost.\n")
@@ -185,7 +204,12 @@ func (pr *Preset) explainTeams(w writeFunc) {
 		w("- Boat triumph in teams: the enemy boats of the blocks are captured, and the partner's boats there pass to the moving boat's owner.\n")
 	}
 	if t.Exchange != NoExchange {
-		w("- King exchange: after a capture of an enemy king that leaves each team exactly one king (such a capture never ends the game), the player who decided the capture plays `propose` or `waive`; after `propose` the owner of the king just captured plays `accept` or `decline`. On `accept` the proposing team's missing king is placed first, on its throne if empty, else its owner drops it on any empty square (`K@e4`); then the other king likewise. Then the turn passes on. While this is decided the seat field names the player to decide, and the extra field's `exchange` and `turn` keys hold the step and whose turn it is. Decisions and drops never change the clock, score or start a command.\n")
+		where := "any empty square"
+		if t.Exchange == ExchangeAdjacent {
+			where = "an empty square next to the throne, else any empty square"
+		}
+		w("- King exchange: after a capture of an enemy %s that leaves each team exactly one (such a capture never ends the game), the player who decided the capture plays `propose` or `waive`; after `propose` the owner of the %s just captured plays `accept` or `decline`. On `accept` the proposing team's missing %s is placed first, on its throne if empty, else its owner drops it on %s (`K@e4`); then the other likewise.", pr.Pieces[King].Name, pr.Pieces[King].Name, pr.Pieces[King].Name, where)
+		w(" Then the turn passes on. While this is decided the seat field names the player to decide, and the extra field's `exchange` and `turn` keys hold the step and whose turn it is. Decisions and drops never change the clock, score or start a command.\n")
 	}
 	if pr.Retire && t.Exchange != NoExchange {
 		w("- A king that retired cannot be exchanged (the `retired` key lists them).\n")

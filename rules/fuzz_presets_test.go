@@ -59,6 +59,8 @@ var extraBoards = []struct{ preset, pos string }{
 	{"biruni", "4bK3/7gP/8/yK7/7rK/8/8/8 g 5 0,0,0,0 2"},
 	{"winther", "8/8/8/bH7/7rK/8/8/3bK4 g 23 0,0,0,0 0"},
 	{"martian", "2gM5/8/7rM/8/8/bM7/yPyS5bS/8 b 14/24 0,0,0,0 4"},
+	{"chaturanga-fr1", "4bK3/7gP/8/yK7/7rK/8/bP7/8 g - 0,0,0,0 1"},
+	{"chaturanga-fr1", "4yE3/7gP/8/1bH6/7rK/8/8/3bK4 g - 0,0,0,0 0"},
 	{"martian", "8/gS7/7rM/8/8/4bP3/8/5bM2 b 1 0,0,0,0 0"},
 	{"martian", "8/gS7/7rM/8/8/4bP3/8/5bM2 g 1 0,0,0,0 0"},
 	{"winther", "4gK3/8/8/8/7rK/8/8/3bK3bE b 45 0,0,0,0 3"},

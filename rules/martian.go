@@ -41,6 +41,7 @@ var Martian = &Preset{
 		Unkindness: true,
 		Return:     true,
 	},
+	Colours: [NumSeats]string{"blue", "yellow", "green", "red"},
 	RollOff: true,
 	CountUp: true,
 	Options: optionsNamed("clock"),

@@ -277,15 +277,20 @@ func (p *Position) leapTargets(s Seat, sq Square, capt uint64) uint64 {
 }
 
 // attacked reports whether any enemy piece of seat s could capture on sq in
-// one ordinary move, whatever the dice.
+// one ordinary move, whatever the dice: of the kinds LeapAttackers names (all
+// if none), and in team presets of an enemy army that can move.
 func (p *Position) attacked(sq Square, s Seat) bool {
 	pr := p.preset
 	target := sq.bit()
+	attackers := pr.used
+	if pr.LeapAttackers != 0 {
+		attackers = pr.LeapAttackers
+	}
 	for _, e := range pr.seats {
-		if e == s {
-			continue
+		if pr.Teammates(e, s) || pr.Team.Partners && !p.HasKing(e) && p.command&(1<<Partner(e)) == 0 {
+			continue // a partner, or a frozen enemy army
 		}
-		for ks := pr.used; ks != 0; ks &= ks - 1 {
+		for ks := attackers; ks != 0; ks &= ks - 1 {
 			k := lowestKind(ks)
 			if pr.Pieces[k].CannotTake.Has(p.board[sq].Kind()) {
 				continue

@@ -91,8 +91,14 @@ type Preset struct {
 	// KingLeap: once per seat per game a king that no enemy piece attacks
 	// may leap like a knight (two-player chaturanga).
 	KingLeap bool
+	// LeapAttackers are the kinds whose attack forbids the king's leap; 0:
+	// every kind (chaturanga-fr1: the major pieces).
+	LeapAttackers KindSet
 	// Team play (RULES.md 5.0): see TeamRules.
 	Team TeamRules
+	// Colours are the armies' colours as the sources show them, by seat
+	// (display only: notation keeps b, y, g, r); empty for the default.
+	Colours [NumSeats]string
 	// RollOff: a chance node before the game decides which team starts
 	// (martian); the start position's seat field is then `-`.
 	RollOff bool

@@ -167,8 +167,41 @@ var Winther = derive(Chaturaji, "winther", "two teams of partners sitting opposi
 		apply: onOff(func(pr *Preset, on bool) { pr.Team.MustTakeKing = on })}}
 })
 
+// ChaturangaFR1 is [004]'s first variant: teams, no dice, minor pieces
+// that never take major ones, the rajah's leap, command on the ally's turn,
+// elephant combat and the king exchange.
+var ChaturangaFR1 = &Preset{
+	Name:   "chaturanga-fr1",
+	Title:  "two teams of partners sitting opposite; no dice; minor pieces never take major ones; take both enemy rajahs",
+	Source: "[004] variant 1",
+	Order:  []Seat{South, West, North, East},
+	Start:  chaturajiStart,
+	Pieces: [NumKinds]PieceRule{
+		Pawn:     {Letter: 'P', Name: "soldier", Moves: PawnPush | PawnTakeDiag | PawnTakeAhead, CannotTake: kinds(Horse, Elephant, King)},
+		Boat:     {Letter: 'B', Name: "elephant", Moves: LeapAlfil, CannotTake: kinds(Horse, Elephant, King)},
+		Horse:    {Letter: 'H', Name: "cavalier", Moves: LeapKnight},
+		Elephant: {Letter: 'E', Name: "tour", Moves: SlideOrth},
+		King:     {Letter: 'K', Name: "rajah", Moves: StepAny},
+	},
+	Colours:       [NumSeats]string{"black", "yellow", "red", "green"},
+	Goal:          KingsGoal,
+	Triumph:       true,
+	ClockLimit:    200,
+	KingLeap:      true,
+	LeapAttackers: kinds(Horse, Elephant, King),
+	Team: TeamRules{
+		Partners:   true,
+		Safe:       kinds(Pawn, Boat, Horse, Elephant, King),
+		Command:    CommandTurns,
+		Exchange:   ExchangeAdjacent,
+		ShareBoats: true,
+	},
+	Options: []Option{chaturajiOptions[0], {Name: "die", Help: "one cube-blank die a turn (a 1 or 6 leaves only pass)",
+		apply: func(pr *Preset, _ string) error { withDice(pr, CubeBlankDie, 1); return nil }}},
+}
+
 func init() {
-	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni, Winther, Martian} {
+	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni, Winther, Martian, ChaturangaFR1} {
 		register(pr)
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // selfPlayPresets are the presets of issue 3 checked by self-play.
-var selfPlayPresets = []string{"chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian"}
+var selfPlayPresets = []string{"chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian", "chaturanga-fr1"}
 
 // TestSelfPlayPresets plays 1000 random games of each preset with dice from
 // a seed: every game ends within its bound, every position re-parses to

@@ -64,6 +64,7 @@ type ExchangeRule uint8
 const (
 	NoExchange       ExchangeRule = iota
 	ExchangeAnywhere              // on any empty square
+	ExchangeAdjacent              // on an empty square next to the throne, else any
 )
 
 // The steps of a pending decision.
@@ -202,7 +203,11 @@ func (p *Position) teamActions(buf []Action) []Action {
 	case stepAccept:
 		return append(buf, AcceptAction, DeclineAction)
 	case stepDrop:
-		for e := ^p.occ; e != 0; e &= e - 1 {
+		e := ^p.occ
+		if p.preset.Team.Exchange == ExchangeAdjacent && kingSteps[p.preset.thrones[p.seat]]&^p.occ != 0 {
+			e = kingSteps[p.preset.thrones[p.seat]] &^ p.occ
+		}
+		for ; e != 0; e &= e - 1 {
 			buf = append(buf, DropAction(King, lowest(e)))
 		}
 		return buf

@@ -168,6 +168,10 @@ func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 	if pc.Kind() == King && k == Pawn {
 		p.kingBack(owner)
 	}
+	if k == King && pr.KingLeap && knightLeaps[from]&to.bit() != 0 {
+		p.leaps |= 1 << owner
+		p.hash ^= leapKeys[owner]
+	}
 	if k == King {
 		for _, e := range pr.seats {
 			if to == pr.thrones[e] && pr.Team.Bonuses && !pr.Teammates(e, owner) && p.thronesTaken&(1<<e) == 0 {

@@ -166,6 +166,13 @@ func TestTeamPresetsAgainstNaive(t *testing.T) {
 			t.Errorf("martian: no position with %s in the random games", k)
 		}
 	}
+	seen = crosscheckGames(t, "chaturanga-fr1", 60, []policy{kingHunt, throneWalk, policies[1], policies[0]}, 15)
+	t.Logf("chaturanga-fr1: extra keys seen %v", seen)
+	for _, k := range []string{"command", "exchange=propose", "exchange=accept", "exchange=drop", "leaps"} {
+		if seen[k] == 0 {
+			t.Errorf("chaturanga-fr1: no position with %s in the random games", k)
+		}
+	}
 	seen = crosscheckGames(t, "winther", 80, []policy{kingHunt, throneWalk, policies[1], policies[0]}, 13)
 	t.Logf("winther: extra keys seen %v", seen)
 	if seen["drops"] == 0 || seen["lost"] == 0 {

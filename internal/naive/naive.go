@@ -340,6 +340,10 @@ func (p *Position) canTake(pc, target Piece) bool {
 	if p.Rules == Winther {
 		return !(target.Seat == partner(pc.Seat) && target.Kind == King) // boats take boats; partners' kings are safe
 	}
+	if p.Rules == ChaturangaFR1 {
+		minor := pc.Kind == Pawn || pc.Kind == Boat
+		return target.Seat != partner(pc.Seat) && !(minor && isMajor(target.Kind))
+	}
 	switch p.Rules {
 	case Ludii, Chaturanga2P:
 		return true // boats (elephants) may take boats
@@ -416,7 +420,7 @@ func (p *Position) pieceMoves(from int) []move {
 		if onBoard(file+df, rank+dr) {
 			target := p.Board[square(file+df, rank+dr)]
 			// chaturanga-2p's soldier also captures straight forward.
-			if target.Kind == Empty || (p.Rules == Chaturanga2P && p.canTake(pc, target)) {
+			if target.Kind == Empty || ((p.Rules == Chaturanga2P || p.Rules == ChaturangaFR1) && p.canTake(pc, target)) {
 				out = append(out, move{from, square(file+df, rank+dr)})
 			}
 		}
@@ -476,6 +480,8 @@ func (p *Position) Actions() []string {
 		return p.wintherActions()
 	case Martian:
 		return p.martianActions()
+	case ChaturangaFR1:
+		return p.frActions()
 	}
 	var acts []string
 	for sq := 0; sq < 64; sq++ {
@@ -540,6 +546,9 @@ func (p *Position) apply(action string) *Position {
 	}
 	if p.Rules == Martian {
 		return p.applyMartian(action)
+	}
+	if p.Rules == ChaturangaFR1 {
+		return p.applyFR(action)
 	}
 	q := p.copyPos()
 	mover := p.Seat

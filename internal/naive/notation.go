@@ -29,7 +29,7 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: unknown rules %q", rules)
 	}
 	fields := strings.Split(s, " ")
-	if len(fields) != 5 && !((pr.leap || pr.teams || pr.winther || pr.martian) && len(fields) == 6) {
+	if len(fields) != 5 && !((pr.leap || pr.teams || pr.winther || pr.martian || pr.fr) && len(fields) == 6) {
 		return nil, fmt.Errorf("naive: want 5 space-separated fields, got %d in %q", len(fields), s)
 	}
 	p := &Position{Rules: pr.field}
@@ -67,7 +67,11 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: bad clock %q: %v", fields[4], err)
 	}
 	p.Clock = clock
-	if len(fields) == 6 && pr.martian {
+	if len(fields) == 6 && pr.fr {
+		if err := parseFRExtra(fields[5], p); err != nil {
+			return nil, err
+		}
+	} else if len(fields) == 6 && pr.martian {
 		if err := parseMartianExtra(fields[5], p); err != nil {
 			return nil, err
 		}
@@ -268,6 +272,9 @@ func (p *Position) String() string {
 		sb.WriteString(" " + extra)
 	}
 	if extra := p.formatMartianExtra(); pr.martian && extra != "" {
+		sb.WriteString(" " + extra)
+	}
+	if extra := p.formatFRExtra(); pr.fr && extra != "" {
 		sb.WriteString(" " + extra)
 	}
 	return sb.String()

@@ -41,6 +41,7 @@ type preset struct {
 	teams   bool   // the team presets' extra field
 	winther bool   // winther's extra field
 	martian bool   // martian's letters, roll-off, dice field and extra field
+	fr      bool   // chaturanga-fr1's extra field
 }
 
 const (
@@ -69,7 +70,8 @@ var (
 			dice: twoCubes, points: true, triumph: true, raise54: true, teams: true},
 		Winther: {field: Winther, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
 			dice: twoLong, winther: true},
-		Martian: {field: Martian, start: martianStart, order: clockwise, kinds: "MPRS", martian: true},
+		Martian:       {field: Martian, start: martianStart, order: clockwise, kinds: "MPRS", martian: true},
+		ChaturangaFR1: {field: ChaturangaFR1, start: chaturajiStart, order: clockwise, kinds: "KEHBP", fr: true},
 	}
 )
 
@@ -187,6 +189,8 @@ func (p *Position) Finished() bool {
 		return !p.hasKind(South, King) || !p.hasKind(North, King) || p.Clock >= 200
 	case Martian:
 		return p.martianFinished()
+	case ChaturangaFR1:
+		return p.Exchange == "" && (p.teamKings(0) == 0 || p.teamKings(1) == 0 || p.Clock >= 200)
 	case Winther:
 		return p.teamKings(South) == 0 || p.teamKings(West) == 0 || (p.Clock >= 200 && p.Dice[0] == 0)
 	case Chaturaji2Dice, Biruni:
