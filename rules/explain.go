@@ -176,6 +176,12 @@ func (pr *Preset) explainTeams(w writeFunc) {
 	if t.Return {
 		w("- Return: after the capture of a %s that does not end the game, while the capturer's team is missing one, the capturer plays `noreturn`, `return=us` or `return=them` (which team places first); then the owners of both captured %ss place them with `M@sq` on an empty square of their home row, else of their second row, else anywhere. Then the turn goes on with its remaining dice. The extra field's `return` (decide, place) and `turn` keys hold the step.\n", pr.Pieces[King].Name, pr.Pieces[King].Name)
 	}
+	if t.Stakes {
+		k := pr.Pieces[King].Name
+		w("- Lone %s: a %s that is its army's only piece is removed at the end of the action that leaves it alone; no stake is paid and it cannot be exchanged (the `retired` key lists such seats).\n", k, k)
+		w("- Free return: when a seat's team lacks one %s and the other team lacks both, at that seat's next turn (if it has pieces) its %s returns to its throne, or, if the throne is taken, its owner places it on an adjacent empty square with `K@sq` (the extra field shows `return=back`); then it rolls.\n", k, k)
+		w("- Stakes, shown as net units in the scores: every player antes 1 to a pot; the first enemy piece to occupy a %s's starting square collects 1 from that %s's owner, once per throne (the `thrones` key); each %s capture collects 1 from its owner; stakes go to whoever decided the move. At the end, a winner commanding through a throne collects 2 from each opponent (the empire), and the pot pays each winner 1 from each loser's ante; a draw refunds the antes.\n", k, k, k)
+	}
 	if t.Drops {
 		w("- Drop right: when a player captures an enemy king while his partner has no king and has lost exactly one, the partner gets the right to drop a king, kept until used (the `drops` key lists the seats holding one; `lost` counts each seat's kings lost, a letter per king). A king captured twice never returns. A seat holding a drop right is not skipped: it rolls, then plays `K@e4` on any empty square, which ends its turn, or `pass`.\n")
 	}
@@ -223,6 +229,12 @@ func (pr *Preset) explainPromotion(w writeFunc) {
 		w("## Promotion\n\nNone.\n\n")
 		return
 	}
+	if pro.Rule == PromoteOnEnemyStart {
+		n := func(k Kind) string { return pr.Pieces[k].Name }
+		w("## Promotion\n\nA %s arriving on the starting square of an enemy %s or %s becomes that kind if its army has none; otherwise it goes on as a %s. ", n(Pawn), n(Elephant), n(Horse), n(Pawn))
+		w("A privileged %s, when the army's pieces other than %ss are exactly one %s and one %s, instead promotes on arriving on the starting square of an enemy %s, %s or %s, to one of those kinds its army lacks, by choice (`=H`, `=E`, `=K`).\n\n", n(Pawn), n(King), n(Pawn), n(Boat), n(Horse), n(Elephant), n(King))
+		return
+	}
 	w("## Promotion\n\nA %s reaching its last line ", pr.Pieces[Pawn].Name)
 	switch pro.Rule {
 	case PromoteBySquare:
@@ -258,6 +270,9 @@ func (pr *Preset) explainEnd(w writeFunc) {
 	switch {
 	case pr.LastArmy:
 		w("- only one army has pieces left;\n")
+	case pr.Team.Stakes:
+		w("- a team has nothing but %ss left (or nothing): it loses at once (losing both %ss only freezes a team);\n", pr.Pieces[King].Name, pr.Pieces[King].Name)
+		w("- no seat can take a turn: a draw;\n")
 	case pr.Team.Partners:
 		w("- a team has no king left on the board: ")
 		if pr.Goal == KingsGoal {

@@ -46,16 +46,16 @@ func (pr *Preset) extraKeys() []string {
 	if pr.Team.Drops {
 		keys = append(keys, "lost")
 	}
-	if pr.Team.Exchange != NoExchange && pr.Retire {
+	if pr.Team.Exchange != NoExchange && (pr.Retire || pr.Team.Stakes) {
 		keys = append(keys, "retired")
 	}
-	if pr.Team.Return {
+	if pr.Team.Return || pr.Team.Stakes {
 		keys = append(keys, "return")
 	}
-	if pr.Team.Bonuses {
+	if pr.Team.Bonuses || pr.Team.Stakes {
 		keys = append(keys, "thrones")
 	}
-	if pr.Team.Exchange != NoExchange || pr.Team.Return {
+	if pr.Team.Exchange != NoExchange || pr.Team.Return || pr.Team.Stakes {
 		keys = append(keys, "turn")
 	}
 	return keys
@@ -157,8 +157,8 @@ func (p *Position) parseExtra(t string) error {
 			p.step = uint8(i)
 		case "return":
 			i := slices.Index(stepNames[:], value)
-			if i < int(stepReturn) {
-				return &PositionError{"extra", t, fmt.Sprintf("return=%q: want decide or place", value)}
+			if i < int(stepReturn) || (uint8(i) == stepBack) != pr.Team.Stakes {
+				return &PositionError{"extra", t, fmt.Sprintf("return=%q: want decide or place (martian), back (chaturanga-fr2)", value)}
 			}
 			p.step = uint8(i)
 		case "control":
@@ -226,7 +226,7 @@ func (p *Position) checkPending() error {
 		if a != 1 || b != 1 {
 			return errors.New("an exchange is decided when each team has one king")
 		}
-	case stepDrop, stepPlace:
+	case stepDrop, stepPlace, stepBack:
 		if p.HasKing(p.seat) {
 			return errors.New("the seat to drop a king has one")
 		}

@@ -61,6 +61,8 @@ var extraBoards = []struct{ preset, pos string }{
 	{"martian", "2gM5/8/7rM/8/8/bM7/yPyS5bS/8 b 14/24 0,0,0,0 4"},
 	{"chaturanga-fr1", "4bK3/7gP/8/yK7/7rK/8/bP7/8 g - 0,0,0,0 1"},
 	{"chaturanga-fr1", "4yE3/7gP/8/1bH6/7rK/8/8/3bK4 g - 0,0,0,0 0"},
+	{"chaturanga-fr2", "1yP6/7gP/8/yK7/7bP/8/bP7/6rP1 r - 0,0,0,0 6"},
+	{"chaturanga-fr2", "4bK3/7gP/8/yK1yP5/7rK/8/bP7/2bE5 b 4 -1,2,0,-1 3"},
 	{"martian", "8/gS7/7rM/8/8/4bP3/8/5bM2 b 1 0,0,0,0 0"},
 	{"martian", "8/gS7/7rM/8/8/4bP3/8/5bM2 g 1 0,0,0,0 0"},
 	{"winther", "4gK3/8/8/8/7rK/8/8/3bK3bE b 45 0,0,0,0 3"},
@@ -74,7 +76,7 @@ func FuzzExtra(f *testing.F) {
 	for i := range extraBoards {
 		for _, e := range []string{"command=b", "command=bg", "command=g", "exchange=propose;turn=b", "exchange=accept;turn=b",
 			"exchange=drop;turn=b", "retired=y", "thrones=y", "thrones=by", "command=b;thrones=r", "leaps=bg", "leaps=b",
-			"turn=b", "exchange=drop", "drops=g;lost=yg", "control=y", "control=b", "return=decide;turn=b", "return=place;turn=b", "return=place", "control=y;return=decide;turn=b", "drops=y;lost=y", "lost=ygg", "lost=bbb", "lost=gb", "drops=g", "command=x", "command=bb", "command=gb", "thrones=", "exchange=swap;turn=b", "retired=b;command=b"} {
+			"turn=b", "exchange=drop", "drops=g;lost=yg", "control=y", "control=b", "return=decide;turn=b", "return=place;turn=b", "return=place", "control=y;return=decide;turn=b", "return=back;turn=y", "retired=y;thrones=bg", "command=b;retired=yr", "drops=y;lost=y", "lost=ygg", "lost=bbb", "lost=gb", "drops=g", "command=x", "command=bb", "command=gb", "thrones=", "exchange=swap;turn=b", "retired=b;command=b"} {
 			f.Add(uint8(i), e)
 		}
 	}

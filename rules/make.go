@@ -212,9 +212,11 @@ const (
 	ClockOut              // the clock reached the preset's limit
 	LastArmy              // only one army has pieces left (Ludii)
 	KingsTaken            // a side has no king left (king presets)
+	Stripped              // a team has nothing but kings left (chaturanga-fr2)
+	Stalled               // no seat can take a turn: a draw (chaturanga-fr2)
 )
 
-var endNames = [...]string{"not over", "one king left", "only kings left", "clock", "one army left", "kings taken"}
+var endNames = [...]string{"not over", "one king left", "only kings left", "clock", "one army left", "kings taken", "nothing but kings", "no army can move"}
 
 // String describes the end in a few words, such as "one king left".
 func (e End) String() string { return endNames[e] }
@@ -235,6 +237,13 @@ func (p *Position) endReason() End {
 		return NotOver // a king exchange is being decided
 	case pr.LastArmy && p.armies() <= 1:
 		return LastArmy
+	case pr.Team.Stakes:
+		if p.losingTeam() >= 0 || p.strippedTeams() == 2 {
+			return Stripped
+		}
+		if !p.anySeatPlays() {
+			return Stalled
+		}
 	case pr.Team.Partners:
 		if a, b := p.teamKings(); a == 0 || b == 0 {
 			return KingsTaken

@@ -170,6 +170,20 @@ func (p *Position) appendSpecial(buf []Action, s Seat, k Kind, pieces, capt uint
 				buf = p.appendChoices(buf, s, from, lowest(promo))
 			}
 		}
+		if k == Pawn && pr.Promotion.Rule == PromoteOnEnemyStart && p.privilegedPawn(s) {
+			promo := t & pr.privileged[s]
+			t &^= promo
+			for ; promo != 0; promo &= promo - 1 {
+				to := lowest(promo)
+				ks := p.lacking(s, kinds(Horse, Elephant, King))
+				if ks == 0 {
+					buf = append(buf, MoveAction(from, to))
+				}
+				for ; ks != 0; ks &= ks - 1 {
+					buf = append(buf, PromotionAction(from, to, lowestKind(ks)))
+				}
+			}
+		}
 		for ; t != 0; t &= t - 1 {
 			buf = append(buf, MoveAction(from, lowest(t)))
 		}

@@ -64,6 +64,12 @@ func (p *Position) TeamScore(s Seat) int {
 // king when a team has none ranks 1 and the other 2; in points presets the
 // higher team score ranks 1, except in an honourable peace; otherwise 1.
 func (p *Position) teamRank(s Seat, end End) int {
+	if p.preset.Team.Stakes {
+		if end == Stripped && p.losingTeam() == teamOf(s) {
+			return 2
+		}
+		return 1
+	}
 	if p.preset.Goal == KingsGoal {
 		if end == KingsTaken && !p.HasKing(s) && !p.HasKing(Partner(s)) {
 			return 2

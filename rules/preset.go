@@ -27,10 +27,11 @@ type PromotionRule uint8
 
 // The promotion rules.
 const (
-	NoPromotion        PromotionRule = iota
-	PromoteBySquare                  // the square of the last line names the kind (Promotion.BySquare)
-	PromoteByStartFile               // the kind that started on the same file (two-player chaturanga)
-	PromoteByChoice                  // the player chooses among Promotion.Choices (`=H`)
+	NoPromotion         PromotionRule = iota
+	PromoteBySquare                   // the square of the last line names the kind (Promotion.BySquare)
+	PromoteByStartFile                // the kind that started on the same file (two-player chaturanga)
+	PromoteByChoice                   // the player chooses among Promotion.Choices (`=H`)
+	PromoteOnEnemyStart               // arriving on an enemy horse's or elephant's starting square (chaturanga-fr2)
 )
 
 // Promotion is a preset's promotion rule: a pawn reaching its last line.
@@ -131,7 +132,9 @@ type Preset struct {
 	teamPlay       bool             // Team has some rule: the team path of Make and Actions
 	pairOutcomes   []Roll           // martian's rolls with throne control: both pairs
 	pairChances    []Chance
-	specialRolls   bool // a roll-off or the count-upwards rule: SetRoll's slow path
+	specialRolls   bool               // a roll-off or the count-upwards rule: SetRoll's slow path
+	enemyStart     [NumSeats][64]Kind // chaturanga-fr2: the enemy horse and elephant starting squares a pawn promotes on
+	privileged     [NumSeats]uint64   // ... and where a privileged pawn promotes (the enemy king's too)
 }
 
 var presets = map[string]*Preset{}
@@ -197,7 +200,7 @@ func (pr *Preset) prepare() error {
 	if pr.KingLeap {
 		pr.special |= kinds(King)
 	}
-	if pr.Promotion.Rule == PromoteByChoice {
+	if pr.Promotion.Rule == PromoteByChoice || pr.Promotion.Rule == PromoteOnEnemyStart {
 		pr.special |= kinds(Pawn)
 	}
 	if pr.Pieces[Pawn].Moves&PawnDouble != 0 {
@@ -228,6 +231,25 @@ func (pr *Preset) prepare() error {
 				// Never to a king: a soldier on the rajah's file waits for good.
 				if k := start.startingKindOnFile(s, sq.File()); k != King {
 					pr.promoteTo[s][sq] = k
+				}
+			}
+		}
+	}
+	pr.enemyStart = [NumSeats][64]Kind{}
+	pr.privileged = [NumSeats]uint64{}
+	if pr.Promotion.Rule == PromoteOnEnemyStart {
+		for _, s := range pr.Order {
+			for _, e := range pr.Order {
+				if pr.Teammates(s, e) {
+					continue
+				}
+				for _, k := range []Kind{Horse, Elephant, King} {
+					for b := start.Pieces(e, k); b != 0; b &= b - 1 {
+						pr.privileged[s] |= lowest(b).bit()
+						if k != King {
+							pr.enemyStart[s][lowest(b)] = k
+						}
+					}
 				}
 			}
 		}

@@ -200,8 +200,21 @@ var ChaturangaFR1 = &Preset{
 		apply: func(pr *Preset, _ string) error { withDice(pr, CubeBlankDie, 1); return nil }}},
 }
 
+// ChaturangaFR2 is [004]'s second variant: fr1 with one cube-blank die,
+// no leap, full command, the team left with nothing but rajahs losing, the
+// promotion on enemy starting squares, the lone rajah removed, the free
+// return, and stakes.
+var ChaturangaFR2 = derive(ChaturangaFR1, "chaturanga-fr2", "two teams of partners sitting opposite; one cube-blank die; stakes; strip the enemy team to its rajahs", "[004] variant 2", func(pr *Preset) {
+	withDice(pr, CubeBlankDie, 1)
+	pr.KingLeap, pr.LeapAttackers = false, 0
+	pr.Team.Command = CommandBoth
+	pr.Team.Stakes = true
+	pr.Promotion = Promotion{Rule: PromoteOnEnemyStart, OnlyIfLacking: true}
+	pr.Options = optionsNamed("clock")
+})
+
 func init() {
-	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni, Winther, Martian, ChaturangaFR1} {
+	for _, pr := range []*Preset{Chaturaji, ChaturajiRanks, Chaturaji2Dice, Ludii, Chaturanga2P, ChaturajiTeams, ChaturajiDiceless, Biruni, Winther, Martian, ChaturangaFR1, ChaturangaFR2} {
 		register(pr)
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // selfPlayPresets are the presets of issue 3 checked by self-play.
-var selfPlayPresets = []string{"chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian", "chaturanga-fr1"}
+var selfPlayPresets = []string{"chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian", "chaturanga-fr1", "chaturanga-fr2"}
 
 // TestSelfPlayPresets plays 1000 random games of each preset with dice from
 // a seed: every game ends within its bound, every position re-parses to
@@ -95,7 +95,12 @@ func checkTeamInvariants(t *testing.T, pr *rules.Preset, p, q *rules.Position, a
 		return
 	}
 	d := p.Decider()
+	sum := 0
 	for _, s := range pr.Seats() {
+		sum += q.Score(s)
+		if pr.Team.Stakes {
+			continue // stakes move between players: checked by their sum
+		}
 		if pr.Goal == rules.KingsGoal && q.Score(s) != 0 {
 			t.Fatalf("%s after %s: a king preset scores", p, a)
 		}
@@ -105,6 +110,9 @@ func checkTeamInvariants(t *testing.T, pr *rules.Preset, p, q *rules.Position, a
 		if s != d && q.Score(s) != p.Score(s) && !q.Finished() {
 			t.Fatalf("%s after %s: %s scored, but %s decided", p, a, s, d)
 		}
+	}
+	if pr.Team.Stakes && sum != 0 {
+		t.Fatalf("%s after %s: the stakes do not sum to 0", p, a)
 	}
 	if a.Type() == rules.Move {
 		mover, target := p.At(a.From()), p.At(a.To())

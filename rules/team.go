@@ -44,6 +44,11 @@ type TeamRules struct {
 	// Return: after a king capture that does not end the game, while the
 	// capturer's team misses a king, the capturer may return both (martian).
 	Return bool
+	// Stakes (chaturanga-fr2): scores are stakes in units; a team with
+	// nothing but kings left loses at once, one without kings is only
+	// frozen; a lone king is removed; a seat whose team lacks one king while
+	// the other lacks both gets its king back at its turn.
+	Stakes bool
 }
 
 // CommandRule says what command through the partner's throne allows.
@@ -75,9 +80,10 @@ const (
 	stepDrop          // an owner drops his exchanged king
 	stepReturn        // the capturer decides the kings' return (martian)
 	stepPlace         // an owner places his returning king
+	stepBack          // a seat places its king by the free return (chaturanga-fr2)
 )
 
-var stepNames = [...]string{"", "propose", "accept", "drop", "decide", "place"}
+var stepNames = [...]string{"", "propose", "accept", "drop", "decide", "place", "back"}
 
 // Partner returns the seat opposite s, its partner in team presets.
 func Partner(s Seat) Seat { return s ^ 2 }
@@ -149,7 +155,7 @@ func (p *Position) takesTurn(s Seat) bool {
 	if p.HasKing(s) {
 		return true
 	}
-	if p.drops&(1<<s) != 0 {
+	if p.drops&(1<<s) != 0 || p.preset.Team.Stakes && p.freeReturnDue(s) && p.strippedTeams() == 0 {
 		return true
 	}
 	if p.bySeat[s] == 0 {
@@ -218,6 +224,15 @@ func (p *Position) teamActions(buf []Action) []Action {
 			buf = append(buf, DropAction(King, lowest(e)))
 		}
 		return buf
+	case stepBack:
+		e := kingSteps[p.preset.thrones[p.seat]] &^ p.occ
+		if e == 0 {
+			e = ^p.occ
+		}
+		for ; e != 0; e &= e - 1 {
+			buf = append(buf, DropAction(King, lowest(e)))
+		}
+		return buf
 	}
 	if p.preset.Team.Control {
 		return p.martianActions(buf)
@@ -278,4 +293,77 @@ func (p *Position) teamHash() uint64 {
 		h ^= lostKeys[p.kingsLost(s)][s]
 	}
 	return h
+}
+
+// freeReturnDue reports whether seat s's king returns at its turn
+// (chaturanga-fr2): s has no king but other pieces, its team has one king
+// and the other team none.
+func (p *Position) freeReturnDue(s Seat) bool {
+	if p.HasKing(s) || p.bySeat[s] == 0 {
+		return false
+	}
+	a, b := p.teamKings()
+	if teamOf(s) == 1 {
+		a, b = b, a
+	}
+	return a == 1 && b == 0
+}
+
+// teamPieces returns the squares of team t's pieces (0: South's, 1: West's).
+func (p *Position) teamPieces(t int) uint64 {
+	return p.bySeat[Seat(t)] | p.bySeat[Partner(Seat(t))]
+}
+
+// strippedTeams counts the teams with nothing but kings left.
+func (p *Position) strippedTeams() int {
+	n := 0
+	for t := range 2 {
+		if p.teamPieces(t)&^p.byKind[King] == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// losingTeam returns the team that has nothing but kings left while the
+// other has more (chaturanga-fr2), or -1.
+func (p *Position) losingTeam() int {
+	a := p.teamPieces(0)&^p.byKind[King] == 0
+	b := p.teamPieces(1)&^p.byKind[King] == 0
+	switch {
+	case a && !b:
+		return 0
+	case b && !a:
+		return 1
+	}
+	return -1
+}
+
+// anySeatPlays reports whether some seat can take a turn.
+func (p *Position) anySeatPlays() bool {
+	for _, s := range p.preset.seats {
+		if p.takesTurn(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// removeLoneKings removes every king that is its army's only piece
+// (chaturanga-fr2): no stake is paid, and it cannot be exchanged.
+func (p *Position) removeLoneKings(u *Undo) {
+	for _, s := range p.preset.seats {
+		if own := p.bySeat[s]; own != 0 && own&(own-1) == 0 && own&p.byKind[King] != 0 {
+			p.remove(u, lowest(own))
+			p.retired |= 1 << s
+		}
+	}
+}
+
+// privilegedPawn reports whether seat s's pawn is privileged
+// (chaturanga-fr2): the army's pieces other than kings are exactly one pawn
+// and one boat (the sheet's soldier and elephant).
+func (p *Position) privilegedPawn(s Seat) bool {
+	own := p.bySeat[s] &^ p.byKind[King]
+	return popcount(own) == 2 && popcount(own&p.byKind[Pawn]) == 1 && popcount(own&p.byKind[Boat]) == 1
 }

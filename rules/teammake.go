@@ -43,6 +43,12 @@ func (p *Position) makeTeam(a Action, u *Undo) {
 		return
 	case Drop:
 		p.put(u, a.To(), MakePiece(p.seat, a.Promotion()))
+		if p.step == stepBack { // the free return: the seat then rolls
+			p.kingBack(p.seat)
+			p.step = noStep
+			p.checkTeamEnd(p.seat, kill{})
+			return
+		}
 		if p.step == stepPlace {
 			if o := p.kinglessSeat(1 - teamOf(p.seat)); !p.HasKing(o) {
 				p.setSeat(o)
@@ -86,6 +92,9 @@ func (p *Position) makeTeam(a Action, u *Undo) {
 			p.retired |= 1 << d
 		}
 		endTurn = true
+	}
+	if pr.Team.Stakes {
+		p.removeLoneKings(u)
 	}
 	p.dropLostCommands()
 	if !endTurn && !p.takesTurn(turn) {
@@ -136,6 +145,7 @@ type kill struct {
 func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 	pr := p.preset
 	from, to := a.From(), a.To()
+	priv := pr.Promotion.Rule == PromoteOnEnemyStart && p.board[from].Kind() == Pawn && p.privilegedPawn(p.board[from].Seat())
 	pc := p.remove(u, from)
 	owner, k := pc.Seat(), pc.Kind()
 	reset := k == Pawn
@@ -147,6 +157,10 @@ func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 		reset = true
 		if captured.Kind() == King {
 			taken = captured
+			if pr.Team.Stakes { // each rajah capture collects a unit from its owner
+				p.scores[d]++
+				p.scores[captured.Seat()]--
+			}
 			if pr.Team.Drops {
 				p.loseKing(d, captured.Seat())
 			}
@@ -155,7 +169,13 @@ func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 			}
 		}
 	}
-	if k == Pawn && pr.lastLines[owner]&to.bit() != 0 {
+	if k == Pawn && pr.Promotion.Rule == PromoteOnEnemyStart {
+		if promo := a.Promotion(); promo != NoKind {
+			pc = MakePiece(owner, promo) // a privileged pawn's choice
+		} else if e := pr.enemyStart[owner][to]; e != NoKind && !priv && p.lacks(owner, e) {
+			pc = MakePiece(owner, e)
+		}
+	} else if k == Pawn && pr.lastLines[owner]&to.bit() != 0 {
 		promo := a.Promotion()
 		if promo == NoKind {
 			promo = pr.promoteTo[owner][to]
@@ -167,6 +187,15 @@ func (p *Position) teamMove(u *Undo, d Seat, a Action) (bool, Piece) {
 	p.put(u, to, pc)
 	if pc.Kind() == King && k == Pawn {
 		p.kingBack(owner)
+	}
+	if pr.Team.Stakes {
+		for _, e := range pr.seats {
+			if to == pr.thrones[e] && !pr.Teammates(e, owner) && p.thronesTaken&(1<<e) == 0 {
+				p.thronesTaken |= 1 << e // the first enemy piece on a throne collects a unit, once
+				p.scores[d]++
+				p.scores[e]--
+			}
+		}
 	}
 	if k == King && pr.KingLeap && knightLeaps[from]&to.bit() != 0 {
 		p.leaps |= 1 << owner
@@ -294,6 +323,10 @@ func (p *Position) placeExchangedKings(u *Undo, turn Seat) {
 // endTeamTurn passes the turn on from seat turn and checks the end of the
 // game after an action decided by d, which captured k.
 func (p *Position) endTeamTurn(u *Undo, turn, d Seat, k kill) {
+	if p.preset.Team.Stakes {
+		p.removeLoneKings(u)
+		p.dropLostCommands()
+	}
 	p.hash ^= rollKey(p.rolled, p.roll)
 	p.roll, p.rolled = Roll{}, false
 	p.setControl(NoSeat)
@@ -312,6 +345,19 @@ func (p *Position) endTeamTurn(u *Undo, turn, d Seat, k kill) {
 			p.promoteWaiting(u, s)
 			if !had && p.HasKing(s) {
 				p.kingBack(s)
+			}
+		}
+		if pr.Team.Stakes && p.freeReturnDue(s) && p.strippedTeams() == 0 { // a stripped team ends the game at once
+			if th := pr.thrones[s]; p.board[th] == NoPiece {
+				p.put(u, th, MakePiece(s, King))
+				p.kingBack(s)
+			} else {
+				// Its owner places it next to the throne, then rolls; the
+				// placing ends the turn that led to it.
+				p.step, p.turn = stepBack, turn
+				p.setSeat(s)
+				p.checkTeamEnd(d, k)
+				return
 			}
 		}
 		if p.takesTurn(s) {
@@ -335,6 +381,10 @@ func (p *Position) checkTeamEnd(d Seat, k kill) {
 	if kings := p.byKind[King]; p.done && p.preset.Raise > 0 && popcount(kings) == 1 {
 		owner := p.board[lowest(kings)].Seat()
 		p.scores[owner] = max(p.scores[owner], int32(p.preset.Raise))
+	}
+	if p.done && p.preset.Team.Stakes {
+		p.settleStakes()
+		return
 	}
 	if !p.done || !p.preset.Team.Bonuses || p.endReason() != KingsTaken {
 		return
@@ -371,4 +421,32 @@ func (p *Position) checkTeamEnd(d Seat, k kill) {
 		}
 	}
 	p.scores[emperor] += bonus
+}
+
+// settleStakes pays chaturanga-fr2's stakes at the end of the game: if a
+// team lost, each winner commanding through a throne collects 2 from each
+// opponent (the empire), and the pot of the four antes goes one unit to each
+// winner from each loser; a draw refunds the antes.
+func (p *Position) settleStakes() {
+	lose := p.losingTeam()
+	if p.endReason() != Stripped || lose < 0 {
+		return
+	}
+	for _, c := range p.preset.seats {
+		if teamOf(c) != lose && p.command&(1<<c) != 0 {
+			for _, o := range p.preset.seats {
+				if teamOf(o) == lose {
+					p.scores[o] -= 2
+					p.scores[c] += 2
+				}
+			}
+		}
+	}
+	for _, s := range p.preset.seats {
+		if teamOf(s) == lose {
+			p.scores[s]--
+		} else {
+			p.scores[s]++
+		}
+	}
 }

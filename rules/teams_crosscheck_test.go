@@ -173,6 +173,13 @@ func TestTeamPresetsAgainstNaive(t *testing.T) {
 			t.Errorf("chaturanga-fr1: no position with %s in the random games", k)
 		}
 	}
+	seen = crosscheckGames(t, "chaturanga-fr2", 60, []policy{kingHunt, throneWalk, policies[1], policies[0]}, 16)
+	t.Logf("chaturanga-fr2: extra keys seen %v", seen)
+	for _, k := range []string{"command", "exchange=propose", "retired", "thrones", "return=back"} {
+		if seen[k] == 0 {
+			t.Errorf("chaturanga-fr2: no position with %s in the random games", k)
+		}
+	}
 	seen = crosscheckGames(t, "winther", 80, []policy{kingHunt, throneWalk, policies[1], policies[0]}, 13)
 	t.Logf("winther: extra keys seen %v", seen)
 	if seen["drops"] == 0 || seen["lost"] == 0 {

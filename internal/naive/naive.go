@@ -136,7 +136,7 @@ func (p *Position) AwaitingRoll() bool {
 		return p.RollOff || !p.Rolled
 	}
 	switch p.preset().dice {
-	case longDie:
+	case longDie, cubeBlank:
 		return p.Die == 0
 	case twoCubes, twoLong:
 		return p.Dice[0] == 0
@@ -158,6 +158,11 @@ func (p *Position) WithRoll(faces ...int) *Position {
 	case longDie:
 		if len(faces) != 1 || faces[0] < 2 || faces[0] > 5 {
 			panic(fmt.Sprintf("naive: WithRoll(%v): want one face 2..5", faces))
+		}
+		q.Die = faces[0]
+	case cubeBlank:
+		if len(faces) != 1 || faces[0] < 1 || faces[0] > 6 {
+			panic(fmt.Sprintf("naive: WithRoll(%v): want one face 1..6", faces))
 		}
 		q.Die = faces[0]
 	case twoCubes, twoLong:
@@ -340,7 +345,7 @@ func (p *Position) canTake(pc, target Piece) bool {
 	if p.Rules == Winther {
 		return !(target.Seat == partner(pc.Seat) && target.Kind == King) // boats take boats; partners' kings are safe
 	}
-	if p.Rules == ChaturangaFR1 {
+	if p.isFR() {
 		minor := pc.Kind == Pawn || pc.Kind == Boat
 		return target.Seat != partner(pc.Seat) && !(minor && isMajor(target.Kind))
 	}
@@ -420,7 +425,7 @@ func (p *Position) pieceMoves(from int) []move {
 		if onBoard(file+df, rank+dr) {
 			target := p.Board[square(file+df, rank+dr)]
 			// chaturanga-2p's soldier also captures straight forward.
-			if target.Kind == Empty || ((p.Rules == Chaturanga2P || p.Rules == ChaturangaFR1) && p.canTake(pc, target)) {
+			if target.Kind == Empty || ((p.Rules == Chaturanga2P || p.isFR()) && p.canTake(pc, target)) {
 				out = append(out, move{from, square(file+df, rank+dr)})
 			}
 		}
@@ -480,7 +485,7 @@ func (p *Position) Actions() []string {
 		return p.wintherActions()
 	case Martian:
 		return p.martianActions()
-	case ChaturangaFR1:
+	case ChaturangaFR1, ChaturangaFR2:
 		return p.frActions()
 	}
 	var acts []string
@@ -547,7 +552,7 @@ func (p *Position) apply(action string) *Position {
 	if p.Rules == Martian {
 		return p.applyMartian(action)
 	}
-	if p.Rules == ChaturangaFR1 {
+	if p.isFR() {
 		return p.applyFR(action)
 	}
 	q := p.copyPos()

@@ -56,7 +56,14 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: want %d scores, got %q", len(pr.order), fields[3])
 	}
 	for i, sc := range scores {
+		neg := false
+		if pr.field == ChaturangaFR2 && strings.HasPrefix(sc, "-") && sc != "-0" {
+			neg, sc = true, sc[1:] // stakes: net units, possibly negative
+		}
 		v, err := parseCount(sc)
+		if neg {
+			v = -v
+		}
 		if err != nil {
 			return nil, fmt.Errorf("naive: bad score %q: %v", sc, err)
 		}
@@ -100,6 +107,11 @@ func parseDice(d string, p *Position, pr *preset) error {
 	switch pr.dice {
 	case longDie:
 		if len(d) != 1 || d[0] < '2' || d[0] > '5' {
+			return bad
+		}
+		p.Die = int(d[0] - '0')
+	case cubeBlank:
+		if len(d) != 1 || d[0] < '1' || d[0] > '6' {
 			return bad
 		}
 		p.Die = int(d[0] - '0')

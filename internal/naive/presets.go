@@ -24,6 +24,7 @@ const (
 	longDie
 	twoCubes
 	twoLong
+	cubeBlank
 )
 
 // preset is the little a preset changes in the shared code; the rest is
@@ -72,6 +73,7 @@ var (
 			dice: twoLong, winther: true},
 		Martian:       {field: Martian, start: martianStart, order: clockwise, kinds: "MPRS", martian: true},
 		ChaturangaFR1: {field: ChaturangaFR1, start: chaturajiStart, order: clockwise, kinds: "KEHBP", fr: true},
+		ChaturangaFR2: {field: ChaturangaFR2, start: chaturajiStart, order: clockwise, kinds: "KEHBP", fr: true, dice: cubeBlank},
 	}
 )
 
@@ -141,6 +143,10 @@ func (pr *preset) rolls() [][]int {
 				out = append(out, []int{a, b})
 			}
 		}
+	case cubeBlank:
+		for f := 1; f <= 6; f++ {
+			out = append(out, []int{f})
+		}
 	case twoLong:
 		for a := 2; a <= 5; a++ {
 			for b := a; b <= 5; b++ {
@@ -189,8 +195,8 @@ func (p *Position) Finished() bool {
 		return !p.hasKind(South, King) || !p.hasKind(North, King) || p.Clock >= 200
 	case Martian:
 		return p.martianFinished()
-	case ChaturangaFR1:
-		return p.Exchange == "" && (p.teamKings(0) == 0 || p.teamKings(1) == 0 || p.Clock >= 200)
+	case ChaturangaFR1, ChaturangaFR2:
+		return p.frFinished()
 	case Winther:
 		return p.teamKings(South) == 0 || p.teamKings(West) == 0 || (p.Clock >= 200 && p.Dice[0] == 0)
 	case Chaturaji2Dice, Biruni:
