@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chaturaji/chaturaji/rules"
@@ -16,6 +17,7 @@ import (
 // position, its legal actions in byte order, the position after each, and
 // sometimes perft to depth 2.
 type conformanceCase struct {
+	Rules   string            `json:"rules"` // the preset, if the line names one; else the file's name
 	Pos     string            `json:"pos"`
 	Actions []string          `json:"actions"`
 	After   map[string]string `json:"after"`
@@ -24,9 +26,11 @@ type conformanceCase struct {
 
 const conformanceFile = "testdata/conformance/chaturaji.jsonl"
 
-func loadConformance(t *testing.T) []conformanceCase {
+func loadConformance(t *testing.T) []conformanceCase { return loadConformanceFile(t, conformanceFile) }
+
+func loadConformanceFile(t *testing.T, file string) []conformanceCase {
 	t.Helper()
-	data, err := os.ReadFile(conformanceFile)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,26 +50,51 @@ func loadConformance(t *testing.T) []conformanceCase {
 	return cases
 }
 
-// TestConformanceCopyIsCurrent keeps the copy in testdata equal to the shared
-// conformance data that sits beside the repository.
+// TestConformanceCopyIsCurrent keeps the copies in testdata equal to the
+// shared conformance data that sits beside the repository: every shared file
+// (one per preset, named after it) has its copy, which TestConformance runs.
 func TestConformanceCopyIsCurrent(t *testing.T) {
-	shared := filepath.Join("..", "..", "shared", "conformance", "chaturaji.jsonl")
-	want, err := os.ReadFile(shared)
-	if err != nil {
+	shared, err := filepath.Glob(filepath.Join("..", "..", "shared", "conformance", "*.jsonl"))
+	if err != nil || len(shared) == 0 {
 		t.Fatalf("the shared conformance data should sit beside the repository: %v", err)
 	}
-	got, err := os.ReadFile(conformanceFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from %s: copy the shared file again", conformanceFile, shared)
+	for _, file := range shared {
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copied := filepath.Join("testdata", "conformance", filepath.Base(file))
+		got, err := os.ReadFile(copied)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s: copy the shared file again (%v)", copied, file, err)
+		}
 	}
 }
 
+// TestConformance runs every line of every conformance file, under the
+// preset the line or the file names: an unknown preset is an error, never a
+// skip.
 func TestConformance(t *testing.T) {
-	for i, c := range loadConformance(t) {
-		p, err := rules.ParsePosition(rules.Chaturaji, c.Pos)
+	files, err := filepath.Glob(filepath.Join("testdata", "conformance", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no conformance data: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) { runConformanceFile(t, file) })
+	}
+}
+
+func runConformanceFile(t *testing.T, file string) {
+	for i, c := range loadConformanceFile(t, file) {
+		name := c.Rules
+		if name == "" {
+			name = strings.TrimSuffix(filepath.Base(file), ".jsonl")
+		}
+		pr, err := rules.Lookup(name)
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		p, err := rules.ParsePosition(pr, c.Pos)
 		if err != nil {
 			t.Errorf("line %d: %v", i+1, err)
 			continue
@@ -76,7 +105,7 @@ func TestConformance(t *testing.T) {
 		var buf [rules.MaxActions]rules.Action
 		var got []string
 		for _, a := range p.Actions(buf[:]) {
-			got = append(got, a.String())
+			got = append(got, a.Format(pr))
 		}
 		slices.Sort(got)
 		if !slices.Equal(got, c.Actions) {
@@ -87,7 +116,7 @@ func TestConformance(t *testing.T) {
 			t.Errorf("line %d: CountActions = %d, Actions lists %d", i+1, n, len(got))
 		}
 		for _, s := range c.Actions {
-			a, err := rules.ParseAction(rules.Chaturaji, s)
+			a, err := rules.ParseAction(pr, s)
 			if err != nil {
 				t.Fatalf("line %d: %v", i+1, err)
 			}

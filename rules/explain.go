@@ -145,7 +145,11 @@ func (pr *Preset) explainTurn(w writeFunc) {
 		w("An army without a king is frozen: its pieces stay where they are and can be captured, and its turns are skipped.\n\n")
 	}
 	if pr.Triumph {
-		w("Boat triumph: when a boat's move leaves every square of a 2x2 block containing its destination occupied by boats, the mover captures every boat of that block (or blocks) that is not his own. Promotion to a boat does not set it off.\n\n")
+		if b := pr.Pieces[Boat].Name; b == "boat" {
+			w("Boat triumph: when a boat's move leaves every square of a 2x2 block containing its destination occupied by boats, the mover captures every boat of that block (or blocks) that is not his own. Promotion to a boat does not set it off.\n\n")
+		} else {
+			w("%s combat: when a%s %s's move leaves every square of a 2x2 block containing its destination occupied by %ss, the mover captures every %s of that block (or blocks) that is not his own.\n\n", capitalize(b), article(b), b, b, b)
+		}
 	}
 	if pr.Goal == PointsGoal && pr.Team.Partners {
 		w("Scoring: the player who decided the capture scores the captured piece's points; a team's score is both partners' points.\n\n")
@@ -207,7 +211,8 @@ func (pr *Preset) explainTeams(w writeFunc) {
 		w("- Empire: when the game ends because a team has no king, a player of the other team who is then commanding gets, once: 4 if he captured the last enemy king on a throne, else 2 if he captured the last enemy king, else 1.\n")
 	}
 	if t.ShareBoats {
-		w("- Boat triumph in teams: the enemy boats of the blocks are captured, and the partner's boats there pass to the moving boat's owner.\n")
+		b := pr.Pieces[Boat].Name
+		w("- In the %s's 2x2 block (the boat triumph), the enemy %ss are captured, and the partner's %ss there pass to the moving %s's owner.\n", b, b, b, b)
 	}
 	if t.Exchange != NoExchange {
 		where := "any empty square"
@@ -403,4 +408,12 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// article returns "n" when a word takes "an".
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "n"
+	}
+	return ""
 }
