@@ -275,6 +275,9 @@ func (pr *Preset) explainEnd(w writeFunc) {
 	switch {
 	case pr.LastArmy:
 		w("- only one army has pieces left;\n")
+	case pr.Team.LastForces:
+		w("- a team has no pieces left: it loses (a team without a king is frozen, and play goes on);\n")
+		w("- no seat can take a turn: a draw;\n")
 	case pr.Team.Stakes:
 		w("- a team has nothing but %ss left (or nothing): it loses at once (losing both %ss only freezes a team);\n", pr.Pieces[King].Name, pr.Pieces[King].Name)
 		w("- no seat can take a turn: a draw;\n")

@@ -237,6 +237,13 @@ func (p *Position) endReason() End {
 		return NotOver // a king exchange is being decided
 	case pr.LastArmy && p.armies() <= 1:
 		return LastArmy
+	case pr.Team.LastForces:
+		if p.teamPieces(0) == 0 || p.teamPieces(1) == 0 {
+			return LastArmy
+		}
+		if !p.anySeatPlays() {
+			return Stalled
+		}
 	case pr.Team.Stakes:
 		if p.losingTeam() >= 0 || p.strippedTeams() == 2 {
 			return Stripped

@@ -70,6 +70,12 @@ func (p *Position) teamRank(s Seat, end End) int {
 		}
 		return 1
 	}
+	if p.preset.Team.LastForces {
+		if end == LastArmy && p.teamPieces(teamOf(s)) == 0 {
+			return 2
+		}
+		return 1
+	}
 	if p.preset.Goal == KingsGoal {
 		if end == KingsTaken && !p.HasKing(s) && !p.HasKing(Partner(s)) {
 			return 2

@@ -1,5 +1,10 @@
 package rules
 
+import (
+	"slices"
+	"strings"
+)
+
 // LongDie is the four-faced long die of [000]: 2 boat, 3 horse, 4 elephant,
 // 5 king or pawn.
 var LongDie = &Die{
@@ -127,7 +132,17 @@ var ChaturajiTeams = derive(Chaturaji, "chaturaji-teams", "two teams of partners
 	pr.Team = chaturajiTeam
 	pr.Team.KinglessPlays = true
 	pr.Team.Bonuses = true
-	pr.Options = optionsNamed("clock", "peace", "ranks", "retire", "triumph")
+	pr.Options = append(optionsNamed("clock", "peace", "ranks", "retire", "triumph"), Option{Name: "lastforces",
+		Help: "points are ignored and play goes on, a team without a king frozen, until a team has no pieces: it loses",
+		apply: func(pr *Preset, _ string) error {
+			for k := range pr.Pieces {
+				pr.Pieces[k].Points = 0
+			}
+			pr.Goal = KingsGoal
+			pr.Team.Bonuses, pr.Team.LastForces = false, true
+			return nil
+		}})
+	slices.SortFunc(pr.Options, func(a, b Option) int { return strings.Compare(a.Name, b.Name) })
 })
 
 // ChaturajiDiceless is [000]'s strategic variant: the team play without

@@ -49,6 +49,10 @@ type TeamRules struct {
 	// frozen; a lone king is removed; a seat whose team lacks one king while
 	// the other lacks both gets its king back at its turn.
 	Stakes bool
+	// LastForces (chaturaji-teams' house rule lastforces): points are
+	// ignored and play goes on, a team without a king frozen, until one
+	// team has no pieces; that team loses.
+	LastForces bool
 }
 
 // CommandRule says what command through the partner's throne allows.
@@ -163,6 +167,9 @@ func (p *Position) takesTurn(s Seat) bool {
 	}
 	if p.preset.Team.Control && p.board[p.preset.thrones[s]] == MakePiece(Partner(s), King) {
 		return true
+	}
+	if p.preset.Team.LastForces && !p.HasKing(Partner(s)) {
+		return p.command&(1<<Partner(s)) != 0 // a team without a king is frozen
 	}
 	return p.preset.Team.KinglessPlays || p.command&(1<<Partner(s)) != 0
 }

@@ -180,6 +180,8 @@ func TestTeamPresetsAgainstNaive(t *testing.T) {
 			t.Errorf("chaturanga-fr2: no position with %s in the random games", k)
 		}
 	}
+	seen = crosscheckGames(t, "chaturaji-teams+lastforces", 40, []policy{kingHunt, policies[1], policies[0]}, 17)
+	t.Logf("chaturaji-teams+lastforces: extra keys seen %v", seen)
 	seen = crosscheckGames(t, "winther", 80, []policy{kingHunt, throneWalk, policies[1], policies[0]}, 13)
 	t.Logf("winther: extra keys seen %v", seen)
 	if seen["drops"] == 0 || seen["lost"] == 0 {

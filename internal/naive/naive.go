@@ -477,7 +477,7 @@ func (p *Position) Actions() []string {
 		return p.ludiiActions()
 	case Chaturanga2P:
 		return p.twoPlayerActions()
-	case ChaturajiTeams, ChaturajiDiceless:
+	case ChaturajiTeams, ChaturajiDiceless, ChaturajiTeamsLF:
 		return p.teamActions()
 	case Biruni:
 		return p.biruniActions()

@@ -63,6 +63,8 @@ var (
 			dice: longDie, points: true},
 		Chaturanga2P: {field: Chaturanga2P, start: twoPlayerStart, order: []int{South, North}, kinds: "KEHBPV",
 			leap: true},
+		ChaturajiTeamsLF: {field: ChaturajiTeamsLF, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
+			dice: longDie, triumph: true, teams: true},
 		ChaturajiTeams: {field: ChaturajiTeams, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
 			dice: longDie, points: true, triumph: true, teams: true},
 		ChaturajiDiceless: {field: ChaturajiDiceless, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
@@ -181,7 +183,7 @@ func StartOf(rules string) *Position {
 //   - chaturanga-2p: a seat has no rajah, or a clock of 200 or more.
 func (p *Position) Finished() bool {
 	switch p.Rules {
-	case ChaturajiTeams, ChaturajiDiceless:
+	case ChaturajiTeams, ChaturajiDiceless, ChaturajiTeamsLF:
 		return p.teamsFinished()
 	case Ludii:
 		armies := 0

@@ -26,7 +26,18 @@ var thrones = [4]int{3, 32, 60, 31}
 func partner(seat int) int { return (seat + 2) % 4 }
 
 // isTeams reports whether the position plays one of the team presets.
-func (p *Position) isTeams() bool { return p.Rules == ChaturajiTeams || p.Rules == ChaturajiDiceless }
+func (p *Position) isTeams() bool {
+	return p.Rules == ChaturajiTeams || p.Rules == ChaturajiDiceless || p.Rules == ChaturajiTeamsLF
+}
+
+// ChaturajiTeamsLF is chaturaji-teams with its house rule lastforces: no
+// points or bonuses; a team without a king is frozen (a kingless seat plays
+// only while its partner has a king); the team left without pieces loses;
+// only kings on the board, the clock, or no seat able to play: a draw.
+const ChaturajiTeamsLF = "chaturaji-teams+lastforces"
+
+// rolls reports whether the team preset rolls the long die (and retires).
+func (p *Position) rolls() bool { return p.Rules == ChaturajiTeams || p.Rules == ChaturajiTeamsLF }
 
 // kingOf returns the square of seat's king, or -1.
 func (p *Position) kingOf(seat int) int {
@@ -48,7 +59,7 @@ func (p *Position) commands(c int) bool {
 		return true
 	}
 	o := partner(c)
-	return p.Rules == ChaturajiTeams && p.pieceCount(o) > 0 && !p.hasKind(o, King) && p.hasKind(c, King)
+	return p.rolls() && p.pieceCount(o) > 0 && !p.hasKind(o, King) && p.hasKind(c, King)
 }
 
 // turnSeat is the seat whose turn it is.
@@ -95,7 +106,7 @@ func (p *Position) teamActions() []string {
 		if pc.Kind == Empty || (pc.Seat != armies[0] && (len(armies) == 1 || pc.Seat != armies[1])) {
 			continue
 		}
-		if p.Rules == ChaturajiTeams && !dieAllows(p.Die, pc.Kind) {
+		if p.rolls() && !dieAllows(p.Die, pc.Kind) {
 			continue
 		}
 		for _, m := range p.pieceMoves(sq) {
@@ -105,7 +116,7 @@ func (p *Position) teamActions() []string {
 	if len(acts) == 0 {
 		acts = append(acts, "pass")
 	}
-	if p.Rules == ChaturajiTeams && d == t && p.loneKing(t) {
+	if p.rolls() && d == t && p.loneKing(t) {
 		acts = append(acts, "retire")
 	}
 	sort.Strings(acts)
@@ -305,7 +316,8 @@ func (q *Position) nextTeamTurn(t, d, kingTakenOn int) {
 		if !had && q.hasKind(s, King) {
 			q.Command[partner(s)] = false
 		}
-		plays := q.hasKind(s, King) || (q.pieceCount(s) > 0 && (q.Rules == ChaturajiTeams || q.Command[partner(s)]))
+		kinglessPlays := q.Rules == ChaturajiTeams || q.Rules == ChaturajiTeamsLF && q.hasKind(partner(s), King)
+		plays := q.hasKind(s, King) || (q.pieceCount(s) > 0 && (kinglessPlays || q.Command[partner(s)]))
 		if plays {
 			q.Seat = s
 			break
@@ -345,6 +357,17 @@ func (q *Position) nextTeamTurn(t, d, kingTakenOn int) {
 func (p *Position) teamsFinished() bool {
 	if p.Exchange != "" {
 		return false
+	}
+	if p.Rules == ChaturajiTeamsLF {
+		if p.pieceCount(0)+p.pieceCount(2) == 0 || p.pieceCount(1)+p.pieceCount(3) == 0 || p.Clock >= 200 || p.onlyKings() {
+			return true
+		}
+		for s := 0; s < 4; s++ { // some seat can still take a turn?
+			if p.hasKind(s, King) || p.pieceCount(s) > 0 && (p.hasKind(partner(s), King) || p.Command[partner(s)]) {
+				return false
+			}
+		}
+		return true
 	}
 	if p.teamKings(0) == 0 || p.teamKings(1) == 0 || p.Clock >= 200 {
 		return true
