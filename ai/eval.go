@@ -81,7 +81,10 @@ type evaluator struct {
 	moves  [rules.NumKinds]rules.Movement
 	noTake [rules.NumKinds]rules.KindSet
 	faces  []faceKinds // the kinds each outcome of the dice allows
-	raise  float64
+	// raise is what holding the last king raises a score to; in presets
+	// won by taking kings (kings), the points a win is worth.
+	raise float64
+	kings bool
 	// kingSquares[s] are the squares of s's last line where a pawn becomes a
 	// king; promoteTo[s][sq] the kind a pawn of s becomes on sq.
 	kingSquares [rules.NumSeats]uint64
@@ -99,6 +102,12 @@ type faceKinds struct {
 
 func newEvaluator(pr *rules.Preset, w Weights) *evaluator {
 	e := &evaluator{pr: pr, w: w, raise: float64(pr.Raise)}
+	// Where the kings decide the game and points do not, a win is worth
+	// about what the raise is in the default preset.
+	e.kings = pr.Goal == rules.KingsGoal || pr.Team.LastForces
+	if e.kings {
+		e.raise = winValue
+	}
 	for k := range rules.Kind(rules.NumKinds) {
 		e.points[k] = float64(pr.Pieces[k].Points)
 		e.moves[k] = pr.Pieces[k].Moves
@@ -112,7 +121,7 @@ func newEvaluator(pr *rules.Preset, w Weights) *evaluator {
 		e.faces = append(e.faces, faceKinds{ks, c.P, c.Roll})
 	}
 	if len(e.faces) == 0 { // diceless: every kind may move
-		e.faces = []faceKinds{{^rules.KindSet(0), 1, rules.Roll{}}}
+		e.faces = []faceKinds{{allKinds, 1, rules.Roll{}}}
 	}
 	for _, s := range pr.Seats() {
 		for i, sq := range lastLine(s) {
@@ -146,10 +155,17 @@ func lastLine(s rules.Seat) [8]rules.Square {
 	return line
 }
 
+// winValue is what a win is worth, in points, in presets won by taking
+// kings.
+const winValue = 50
+
 // army is what the evaluation knows of one seat.
 type army struct {
 	score   float64
-	live    bool                   // has a king, or will have one at its next turn
+	live    bool                   // its pieces move, or will at its next turn
+	crowned bool                   // has a king, or will have one at its next turn
+	acts    bool                   // moves at its next turn: a king, or a kingless army that plays
+	side    float64                // the share of the win, in a finished game of a king preset
 	insured bool                   // a pawn waits on a king square: taking the king does not freeze it
 	mat     float64                // points of its pieces on the board
 	last    float64                // chance of holding the last king
@@ -163,7 +179,8 @@ type army struct {
 func (e *evaluator) utility(p *rules.Position) Utility {
 	var u Utility
 	seats := e.pr.Seats()
-	if p.Finished() {
+	finished := p.Finished()
+	if finished && !e.kings {
 		for _, s := range seats {
 			u[s] = float64(p.Score(s))
 		}
@@ -188,10 +205,14 @@ func (e *evaluator) utility(p *rules.Position) Utility {
 			as.mat += e.points[k] * float64(popcount(b))
 		}
 		waiting := p.Pieces(s, rules.Pawn) & e.kingSquares[s]
-		as.live = p.HasKing(s) || waiting != 0
+		as.crowned = p.HasKing(s) || waiting != 0
+		as.acts = e.acts(p, s)
+		as.live = as.crowned || as.acts
 		as.insured = p.HasKing(s) && waiting != 0
-		if as.live {
+		if as.crowned {
 			alive++
+		}
+		if as.live {
 			totalMat += as.mat
 			own := p.Army(s)
 			for k := rules.Pawn; k < rules.Kind(rules.NumKinds); k++ {
@@ -207,6 +228,16 @@ func (e *evaluator) utility(p *rules.Position) Utility {
 			}
 			as.reach[rules.Pawn] = pushes&^occ | as.attacks[rules.Pawn]&occ&^own
 		}
+	}
+	if finished {
+		// A king preset's end: the winners share the win, and keep their
+		// material as the evaluation of a game going on does.
+		e.winners(p, &a)
+		for _, s := range seats {
+			as := &a[s]
+			u[s] = as.score + e.w.Material*as.mat + as.last*e.raiseGap(as.score)
+		}
+		return u
 	}
 	if alive == 0 {
 		for _, s := range seats {
@@ -236,6 +267,51 @@ func (e *evaluator) utility(p *rules.Position) Utility {
 	}
 	e.threats(p, &a, &u, alive, occ, &byKind)
 	return u
+}
+
+// acts reports whether seat s's army moves at its next turn: it has a king,
+// or the preset lets a kingless army move (by itself, or commanded by a
+// partner who has a king).
+func (e *evaluator) acts(p *rules.Position, s rules.Seat) bool {
+	switch {
+	case p.HasKing(s):
+		return true
+	case p.Army(s) == 0:
+		return false
+	case e.pr.Kingless:
+		return true
+	}
+	return e.pr.Team.KinglessPlays && p.HasKing(rules.Partner(s))
+}
+
+// winners sets each seat's share of the win in a finished game: rank 1
+// seats share it (everyone, after a draw).
+func (e *evaluator) winners(p *rules.Position, a *[rules.NumSeats]army) {
+	ranks := p.Ranks()
+	n := 0
+	for _, s := range e.pr.Seats() {
+		if ranks[s] == 1 {
+			n++
+		}
+	}
+	for _, s := range e.pr.Seats() {
+		if ranks[s] == 1 {
+			a[s].last = 1 / float64(n)
+		}
+	}
+}
+
+// safeFrom returns the pieces that seat t may never capture: its partner's
+// pieces of the kinds the preset keeps safe.
+func (e *evaluator) safeFrom(p *rules.Position, t rules.Seat) uint64 {
+	if !e.pr.Team.Partners || e.pr.Team.Safe == 0 {
+		return 0
+	}
+	var b uint64
+	for ks := e.pr.Team.Safe & allKinds; ks != 0; ks &= ks - 1 {
+		b |= p.Pieces(rules.Partner(t), lowestKind(ks))
+	}
+	return b
 }
 
 // scale is the points that make a big difference in a game: the raise, or
@@ -290,7 +366,7 @@ func (e *evaluator) pawns(p *rules.Position, s rules.Seat) float64 {
 // allowed returns the kinds a roll lets move.
 func (e *evaluator) allowed(r rules.Roll) rules.KindSet {
 	if e.pr.Die == nil {
-		return ^rules.KindSet(0)
+		return allKinds
 	}
 	var ks rules.KindSet
 	for i := range r.Len() {
@@ -298,6 +374,9 @@ func (e *evaluator) allowed(r rules.Roll) rules.KindSet {
 	}
 	return ks
 }
+
+// allKinds is every kind of piece.
+const allKinds = rules.KindSet(1<<rules.NumKinds-1) &^ 1
 
 func lowestKind(ks rules.KindSet) rules.Kind {
 	return rules.Kind(bits.TrailingZeros16(uint16(ks)))

@@ -8,7 +8,8 @@ import (
 )
 
 // Greedy takes the action that gains the most points at once for the seat
-// that decides (its team, in team presets); among equals, a random one.
+// that decides (its team, in team presets), or that wins a game won by
+// taking kings; among equals, a random one.
 type Greedy struct {
 	rng *rand.Rand
 }
@@ -30,13 +31,18 @@ func (g *Greedy) Choose(_ context.Context, p *rules.Position, _ Budget) (rules.A
 	}
 	me := p.Decider()
 	q := *p
-	before := q.Score(me)
+	before := q.TeamScore(me)
 	best, ties := acts[0], 0
 	bestGain := -1 << 30
 	var u rules.Undo
 	for _, a := range acts {
 		q.Make(a, &u)
-		gain := q.Score(me) - before
+		gain := q.TeamScore(me) - before
+		if q.Finished() && q.Preset().Goal == rules.KingsGoal {
+			// A game won by taking kings: nothing gains more than its end,
+			// nothing less than losing it.
+			gain += outcome(&q, me) << 20
+		}
 		q.Unmake(&u)
 		switch {
 		case gain > bestGain:
@@ -50,4 +56,19 @@ func (g *Greedy) Choose(_ context.Context, p *rules.Position, _ Budget) (rules.A
 		}
 	}
 	return best, nil
+}
+
+// outcome is +1 if seat me won the finished game q, -1 if it lost, 0 after
+// a draw.
+func outcome(q *rules.Position, me rules.Seat) int {
+	ranks := q.Ranks()
+	for _, s := range q.Preset().Seats() {
+		if ranks[s] != 1 {
+			if ranks[me] == 1 {
+				return 1
+			}
+			return -1
+		}
+	}
+	return 0
 }

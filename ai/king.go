@@ -12,7 +12,7 @@ func (e *evaluator) lastChances(p *rules.Position, a *[rules.NumSeats]army, aliv
 	sum := 0.0
 	for _, s := range seats {
 		as := &a[s]
-		if !as.live {
+		if !as.crowned {
 			continue
 		}
 		w := 1.0
@@ -58,7 +58,7 @@ func (e *evaluator) exposure(p *rules.Position, a *[rules.NumSeats]army, s rules
 	}
 	for _, o := range e.pr.Seats() {
 		ao := &a[o]
-		if o == s || !ao.live || !p.HasKing(o) {
+		if o == s || !ao.acts || e.safeFrom(p, o)&(1<<uint(sq)) != 0 {
 			continue
 		}
 		for k := rules.Pawn; k < rules.Kind(rules.NumKinds); k++ {

@@ -51,7 +51,7 @@ const (
 )
 
 // medge leads from a node to a child: an action, or a roll by its index in
-// the evaluator's faces.
+// the position's Chances.
 type medge struct {
 	action rules.Action
 	child  int32 // 0: not yet created (the root is node 0 and nobody's child)
@@ -226,10 +226,11 @@ func (m *MCTS) expand(n int32, p *rules.Position) {
 	nd := &m.nodes[n]
 	nd.first = int32(len(m.edges))
 	if nd.kind == chanceNode {
-		for i := range m.ev.faces {
-			m.edges = append(m.edges, medge{action: rules.Action(i), prior: float32(m.ev.faces[i].p)})
+		cs := p.Chances()
+		for i := range cs {
+			m.edges = append(m.edges, medge{action: rules.Action(i), prior: float32(cs[i].P)})
 		}
-		nd.n = int32(len(m.ev.faces))
+		nd.n = int32(len(cs))
 		return
 	}
 	acts := p.Actions(m.buf[:])
@@ -285,7 +286,7 @@ func (m *MCTS) iterate(root *rules.Position) {
 		e := m.selectEdge(n)
 		edge := &m.edges[e]
 		if nd.kind == chanceNode {
-			q.SetRoll(m.ev.faces[edge.action].roll)
+			q.SetRoll(q.Chances()[edge.action].Roll)
 		} else {
 			q.Make(edge.action, &u)
 		}

@@ -9,7 +9,7 @@ func (m *MCTS) playout(q *rules.Position) Utility {
 	var u rules.Undo
 	for i := 0; (m.opts.Horizon == 0 || i < m.opts.Horizon) && !q.Finished(); i++ {
 		if q.AwaitingRoll() {
-			q.SetRoll(m.pr.RandomRoll(m.rng))
+			q.SetRoll(q.RandomRoll(m.rng))
 		}
 		acts := q.Actions(m.buf[:])
 		q.Make(m.playoutAction(q, acts), &u)

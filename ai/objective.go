@@ -8,7 +8,8 @@ import (
 
 // Objective turns a Utility into the one number a seat maximises. Seats
 // play in sides: in the default preset each seat is its own side; a team
-// preset will put partners on one side, whose utility is their sum, and
+// preset puts partners on one side, whose utility is their sum (so a
+// partner's points count as one's own and both opponents are enemies), and
 // nothing else in the searches changes.
 type Objective struct {
 	// Leader weighs the best opposing side against the mean of the opposing
@@ -20,15 +21,24 @@ type Objective struct {
 	seats []rules.Seat
 }
 
-// newObjective returns the objective for preset pr.
+// newObjective returns the objective for preset pr: one side per seat, or
+// per team where partners play together.
 func newObjective(pr *rules.Preset, leader float64) Objective {
 	o := Objective{Leader: leader, seats: pr.Seats()}
-	// Each seat for himself: one side per seat. Team presets will map
-	// partners to one side here.
-	for i, s := range o.seats {
-		o.side[s] = i
+	for _, s := range o.seats {
+		o.side[s] = -1
 	}
-	o.sides = len(o.seats)
+	for _, s := range o.seats {
+		if o.side[s] >= 0 {
+			continue
+		}
+		for _, t := range o.seats {
+			if pr.Teammates(s, t) {
+				o.side[t] = o.sides
+			}
+		}
+		o.sides++
+	}
 	return o
 }
 

@@ -29,11 +29,11 @@ func (s *Star) after(p *rules.Position, mover rules.Seat, depth, ply int, alpha,
 	// Best-reply search: the other opponents pass until the root's side is
 	// to act again.
 	sp := s.sp
-	for n := 0; n < rules.NumSeats && !p.Finished() && !s.obj.sameSide(p.Seat(), s.root); n++ {
+	for n := 0; n < rules.NumSeats && !p.Finished() && !s.obj.sameSide(p.Seat(), s.root) && skippable(p); n++ {
 		s.push(p, rules.PassAction)
 	}
 	var v float64
-	if p.Finished() || s.obj.sameSide(p.Seat(), s.root) {
+	if p.Finished() || s.obj.sameSide(p.Seat(), s.root) || !skippable(p) {
 		v = s.chance(p, depth, ply, alpha, beta, out)
 	} else {
 		// The root's side is frozen: nothing it decides remains.
@@ -45,6 +45,10 @@ func (s *Star) after(p *rules.Position, mover rules.Seat, depth, ply int, alpha,
 	}
 	return v
 }
+
+// skippable reports whether best-reply search may let the seat to act in p
+// pass: not while it owes a decision such as accepting a king exchange.
+func skippable(p *rules.Position) bool { return p.Pending() == "" }
 
 // replies is the opponents' layer of best-reply search: the opponent whose
 // reply, averaged over its roll, leaves the root's side the least.
@@ -68,7 +72,7 @@ func (s *Star) replies(p *rules.Position, depth, ply int, alpha, beta float64, o
 		if v < beta {
 			beta = v
 		}
-		if alpha >= beta {
+		if alpha >= beta || !skippable(p) {
 			break
 		}
 		s.push(p, rules.PassAction)
@@ -90,7 +94,7 @@ func (s *Star) replies(p *rules.Position, depth, ply int, alpha, beta float64, o
 const (
 	lineSlots   = 7
 	replySlot   = 7
-	maxOutcomes = 64
+	maxOutcomes = 128 // martian's two pairs of d4: 10 x 10
 )
 
 // keepLine saves the line at ply into scratch slot i; restoreLine puts it
@@ -133,46 +137,49 @@ func (s *Star) chance(p *rules.Position, depth, ply int, alpha, beta float64, ou
 	lo, hi := -valueBound, valueBound
 	sum, rem := 0.0, 1.0
 	var acc, u Utility
-	faces := s.ev.faces
+	// The position's own chances: martian's throne control rolls two pairs.
+	faces := p.Chances()
 	var vals [maxOutcomes]float64
 	for i, f := range faces {
-		rem -= f.p
+		rem -= f.P
 		if rem < 1e-12 {
 			rem = 0
 		}
 		// The node fails high if this child reaches b and every later one
 		// is the lowest value; it fails low if this child stays under a and
 		// every later one is the highest.
-		a := (alpha - sum - hi*rem) / f.p
-		b := (beta - sum - lo*rem) / f.p
-		p.SetRoll(f.roll)
+		a := (alpha - sum - hi*rem) / f.P
+		b := (beta - sum - lo*rem) / f.P
+		p.SetRoll(f.Roll)
 		v := s.decide(p, depth, ply, math.Max(a, lo), math.Min(b, hi), &u)
 		p.ClearRoll()
 		if s.stop.stopped {
 			return 0
 		}
-		vals[i] = v
+		if i < len(vals) {
+			vals[i] = v
+		}
 		if i < lineSlots {
 			s.keepLine(ply, i)
 		}
-		sum += f.p * v
+		sum += f.P * v
 		for j := range acc {
-			acc[j] += f.p * u[j]
+			acc[j] += f.P * u[j]
 		}
 		if v >= b {
 			v := sum + lo*rem
-			s.finishChance(ply, i+1, vals[:i+1], v, &acc, out, 1-rem)
+			s.finishChance(ply, i+1, vals[:min(i+1, len(vals))], v, &acc, out, 1-rem)
 			s.tt.store(key, depth, v, out, boundLower, 0)
 			return v
 		}
 		if v <= a {
 			v := sum + hi*rem
-			s.finishChance(ply, i+1, vals[:i+1], v, &acc, out, 1-rem)
+			s.finishChance(ply, i+1, vals[:min(i+1, len(vals))], v, &acc, out, 1-rem)
 			s.tt.store(key, depth, v, out, boundUpper, 0)
 			return v
 		}
 	}
-	s.finishChance(ply, len(faces), vals[:len(faces)], sum, &acc, out, 1)
+	s.finishChance(ply, len(faces), vals[:min(len(faces), len(vals))], sum, &acc, out, 1)
 	s.tt.store(key, depth, sum, out, boundExact, 0)
 	return sum
 }

@@ -21,7 +21,7 @@ func (e *evaluator) threats(p *rules.Position, a *[rules.NumSeats]army, u *Utili
 	for i := range order {
 		t := order[(start+i)%len(order)]
 		at := &a[t]
-		if !at.live || !p.HasKing(t) {
+		if !at.acts {
 			continue
 		}
 		w := e.w.Threat[n]
@@ -29,7 +29,7 @@ func (e *evaluator) threats(p *rules.Position, a *[rules.NumSeats]army, u *Utili
 		if w == 0 {
 			continue
 		}
-		own := p.Army(t)
+		own := p.Army(t) | e.safeFrom(p, t)
 		for _, f := range e.faces {
 			pf := f.p
 			kinds := f.kinds
