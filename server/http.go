@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -181,22 +182,37 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil || mt != "application/json" {
 		return Errorf(EINVALID, "the body must be JSON sent with Content-Type: application/json, not %q", ct)
 	}
-	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	err = dec.Decode(v)
-	if err == nil {
-		if err = dec.Decode(&struct{}{}); err == io.EOF {
-			return nil
-		} else if err == nil {
-			err = errors.New("more than one JSON value")
-		}
-	}
+	// The whole body is read first, so that one over the limit is refused
+	// as too large whatever it holds.
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return Errorf(ETOOLARGE, "the body is over the limit of %d bytes", tooBig.Limit)
 	}
-	return Errorf(EINVALID, "malformed JSON body: %v", err)
+	if err != nil {
+		return Errorf(EINVALID, "reading the body: %v", err)
+	}
+	if err := decodeStrict(data, v); err != nil {
+		return Errorf(EINVALID, "malformed JSON body: %v", err)
+	}
+	return nil
+}
+
+// decodeStrict decodes one JSON object into v, refusing unknown fields and
+// anything after the object.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if err := dec.Decode(&struct{}{}); err != io.EOF {
+		if err == nil {
+			err = errors.New("more than one JSON value")
+		}
+		return err
+	}
+	return nil
 }
 
 // handleHealth answers 200 "ok" while the server runs, 503 once it is

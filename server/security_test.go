@@ -135,6 +135,24 @@ func TestRejected(t *testing.T) {
 			status, body := ts.request("POST", "/api/games/"+tb.game.ID+"/actions", tb.tokens["South"], `{"action": "`+strings.Repeat("x", 10000)+`"}`)
 			wantError(t, status, body, http.StatusRequestEntityTooLarge, server.ETOOLARGE)
 		}},
+		{"body too large and not JSON", func(t *testing.T, tb *table) {
+			status, body := ts.request("POST", "/api/games/"+tb.game.ID+"/actions", tb.tokens["South"], strings.Repeat("x", 10000))
+			wantError(t, status, body, http.StatusRequestEntityTooLarge, server.ETOOLARGE)
+		}},
+		{"game creation too large", func(t *testing.T, tb *table) {
+			status, body := ts.request("POST", "/api/games", "", `{"seats": [`+strings.Repeat(`"human", `, 2000)+`"human"]}`)
+			wantError(t, status, body, http.StatusRequestEntityTooLarge, server.ETOOLARGE)
+		}},
+		{"unknown field in a WebSocket message", func(t *testing.T, tb *table) {
+			st := ts.state(tb.game.ID)
+			tb.south.sendRaw([]byte(`{"kind": "action", "action": "` + st.Actions[0] + `", "seat": "West"}`))
+			tb.south.wantErrorMsg(server.EINVALID)
+		}},
+		{"two JSON values in a WebSocket message", func(t *testing.T, tb *table) {
+			st := ts.state(tb.game.ID)
+			tb.south.sendRaw([]byte(`{"kind": "action", "action": "` + st.Actions[0] + `"} {}`))
+			tb.south.wantErrorMsg(server.EINVALID)
+		}},
 		{"unknown field", func(t *testing.T, tb *table) {
 			status, body := ts.request("POST", "/api/games/"+tb.game.ID+"/actions", tb.tokens["South"], `{"move": "d2d3"}`)
 			wantError(t, status, body, http.StatusBadRequest, server.EINVALID)

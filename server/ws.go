@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -238,15 +237,12 @@ func (c *wsConn) read(ctx context.Context, cancel context.CancelFunc) {
 func (c *wsConn) handle(ctx context.Context, data []byte) {
 	start := time.Now()
 	var m Message
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&m); err != nil {
+	if err := decodeStrict(data, &m); err != nil {
 		c.sendError(ctx, Errorf(EINVALID, "malformed JSON message: %v", err), "")
 		return
 	}
-	switch m.Kind {
-	case "action":
-	default:
-		c.sendError(ctx, Errorf(EINVALID, "unknown message kind %q: want \"action\"", m.Kind), "")
+	if m.Kind != "action" {
+		c.sendError(ctx, Errorf(EINVALID, "unknown message kind %q: want \"action\"", m.Kind), m.Action)
 		return
 	}
 	if c.seat < 0 {
