@@ -287,6 +287,13 @@ func (c *client) recv() (server.Event, error) {
 // whenever the seat is to act it sends a random legal action (after the
 // event it saw). It may be called from any goroutine.
 func (c *client) playUntilOver(rng *rand.Rand) error {
+	return c.playWith(func(e server.Event) string { return e.Actions[rng.IntN(len(e.Actions))] })
+}
+
+// playWith plays for the client's seat until the game is over, sending
+// the action choose picks among an event's legal actions whenever the seat
+// is to act. It may be called from any goroutine.
+func (c *client) playWith(choose func(server.Event) string) error {
 	for {
 		e, err := c.recv()
 		if err != nil {
@@ -298,7 +305,7 @@ func (c *client) playUntilOver(rng *rand.Rand) error {
 		case e.Kind == server.KindError:
 			return fmt.Errorf("error: %+v", e.Error)
 		case e.Seq > 0 && e.ToAct == c.hello.Seat && len(e.Actions) > 0 && c.caughtUp():
-			a := e.Actions[rng.IntN(len(e.Actions))]
+			a := choose(e)
 			b, _ := json.Marshal(server.Message{Kind: "action", Action: a, Seq: e.Seq})
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			err := c.conn.Write(ctx, websocket.MessageText, b)

@@ -1,0 +1,133 @@
+package server_test
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chaturaji/chaturaji/record"
+	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/server"
+)
+
+// TestEveryPresetPlays plays whole games of every preset, and of house
+// rules, through the API: human seats played by WebSocket clients that
+// choose among the actions the server lists, preferring captures of kings,
+// then decisions and drops, then captures, so that every kind of action a
+// preset has (drops, team decisions, two dice, roll-offs) goes through the
+// server's parse and check. Each record then replays and proves its dice.
+func TestEveryPresetPlays(t *testing.T) {
+	names := append(rules.Names(), "chaturaji+ranks+dice=2cube", "chaturaji+clock=20+triumph=off")
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ts := newTestServer(t, testConfig(), nil)
+			pr, err := rules.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seats := make([]string, pr.NumSeats())
+			for i := range seats {
+				seats[i] = `"human"`
+			}
+			kinds := map[string]int{}
+			var mu sync.Mutex
+			for game := range 3 {
+				g := ts.create(`{"rules": "` + name + `", "seats": [` + strings.Join(seats, ",") + `]}`)
+				clients := make([]*client, len(g.Seats))
+				for i, s := range g.Seats {
+					clients[i] = ts.dial(g.ID, s.Token, 0)
+				}
+				errs := make(chan error, len(clients))
+				for i, c := range clients {
+					rng := rand.New(rand.NewPCG(uint64(i), uint64(game)))
+					go func() {
+						errs <- c.playWith(func(e server.Event) string {
+							a, kind := hunt(t, pr, e, rng)
+							mu.Lock()
+							kinds[kind]++
+							mu.Unlock()
+							return a
+						})
+					}()
+				}
+				for range clients {
+					if err := <-errs; err != nil {
+						t.Fatal(err)
+					}
+				}
+				status, body := ts.request("GET", "/api/games/"+g.ID+"/record", "", "")
+				if status != http.StatusOK {
+					t.Fatalf("record: %d %s", status, body)
+				}
+				recs, err := record.ParseString(string(body))
+				if err != nil {
+					t.Fatalf("record: %v\n%s", err, body)
+				}
+				if _, err := recs[0].Replay(); err != nil {
+					t.Fatal(err)
+				}
+				if err := recs[0].VerifyDice(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b, _ := json.Marshal(kinds)
+			t.Logf("%s: actions played %s", name, b)
+		})
+	}
+}
+
+// hunt chooses an action among an event's: a capture of a king, else a
+// decision or a drop, else a capture, else any; it also names the kind of
+// the action chosen.
+func hunt(t *testing.T, pr *rules.Preset, e server.Event, rng *rand.Rand) (string, string) {
+	p, err := rules.ParsePosition(pr, e.Position)
+	if err != nil {
+		t.Errorf("event %d: position %q: %v", e.Seq, e.Position, err)
+		return e.Actions[0], "?"
+	}
+	var best []string
+	bestRank := -1
+	kindOf := map[string]string{}
+	for _, text := range e.Actions {
+		a, err := rules.ParseAction(pr, text)
+		if err != nil {
+			t.Errorf("event %d: action %q: %v", e.Seq, text, err)
+			continue
+		}
+		rank, kind := 0, "move"
+		switch {
+		case a.Type() == rules.Drop || strings.Contains(text, "@"):
+			rank, kind = 2, "drop"
+		case len(text) >= 4 && text[0] >= 'a' && text[0] <= 'h' && text[1] >= '1' && text[1] <= '8':
+			if victim := p.At(a.To()); victim != rules.NoPiece && victim.Seat() != p.Decider() {
+				rank, kind = 1, "capture"
+				if victim.Kind() == rules.King {
+					rank, kind = 3, "king capture"
+				}
+			}
+		case text == "pass":
+			kind = "pass"
+		case text == "retire":
+			kind = "retire"
+		default:
+			rank, kind = 2, text
+		}
+		kindOf[text] = kind
+		if rank > bestRank {
+			best, bestRank = best[:0], rank
+		}
+		if rank == bestRank {
+			best = append(best, text)
+		}
+	}
+	if len(best) == 0 || rng.IntN(4) == 0 {
+		a := e.Actions[rng.IntN(len(e.Actions))]
+		return a, kindOf[a]
+	}
+	a := best[rng.IntN(len(best))]
+	return a, kindOf[a]
+}
