@@ -91,6 +91,9 @@ func describe(e *Event, g *rules.Game, deadline time.Time) {
 		e.Status = "finished"
 		return
 	}
+	if p.AwaitingRollOff() {
+		return // nobody acts before martian's roll-off
+	}
 	e.ToAct = p.Decider().String()
 	if !p.AwaitingRoll() {
 		var buf [rules.MaxActions]rules.Action

@@ -204,6 +204,9 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 				break
 			}
 			e := &Event{Kind: KindRoll, At: now, Seat: p.Seat().String(), Roll: roll.String()}
+			if p.AwaitingRollOff() {
+				e.Seat = "" // nobody's roll: it draws the team that starts
+			}
 			l.describe(e, now)
 			evs = append(evs, e)
 			continue

@@ -131,3 +131,25 @@ func hunt(t *testing.T, pr *rules.Preset, e server.Event, rng *rand.Rand) (strin
 	a := best[rng.IntN(len(best))]
 	return a, kindOf[a]
 }
+
+// TestRollOff checks martian's roll-off: the game starts with nobody to
+// act, the first roll is nobody's and draws the team that starts (1:
+// South's, 2: West's), and the next roll is that team's first seat's.
+func TestRollOff(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	for range 4 {
+		g := ts.create(`{"rules": "martian", "seats": ["human", "human", "human", "human"]}`)
+		c := ts.dial(g.ID, "", 0)
+		start, rollOff, first := c.next(), c.next(), c.next()
+		if start.Kind != server.KindStart || start.ToAct != "" || start.Actions != nil {
+			t.Fatalf("start %+v: want nobody to act before the roll-off", start)
+		}
+		want := map[string]string{"1": "South", "2": "West"}[rollOff.Roll]
+		if rollOff.Kind != server.KindRoll || rollOff.Seat != "" || want == "" || rollOff.ToAct != want {
+			t.Fatalf("roll-off %+v: want a roll of no seat, 1 or 2, after which the team it draws is to act", rollOff)
+		}
+		if first.Kind != server.KindRoll || first.Seat != want || first.ToAct != want || len(first.Actions) == 0 {
+			t.Fatalf("roll-off %s, then %+v: want %s's roll and its actions", rollOff.Roll, first, want)
+		}
+	}
+}
