@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 
 	"github.com/chaturaji/chaturaji/ai"
@@ -15,6 +17,29 @@ import (
 type bot struct {
 	mu     sync.Mutex
 	player ai.Player
+	quick  bool // it chooses at once, without searching: it needs no worker slot
+}
+
+// quickBot reports whether an ai.New spec names a player that does not
+// search (random, greedy): it answers in microseconds, so it never waits
+// for a worker slot behind other games' searches.
+func quickBot(spec string) bool {
+	name, _, _ := strings.Cut(spec, "?")
+	name = strings.TrimPrefix(name, "level:")
+	return name == "random" || name == "greedy"
+}
+
+// choose asks the player for its action. A player that panics fails this
+// decision instead of the server.
+func (b *bot) choose(ctx context.Context, p *rules.Position, budget ai.Budget) (a rules.Action, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("bot %s panicked: %v", b.player.Name(), v)
+		}
+	}()
+	return b.player.Choose(ctx, p, budget)
 }
 
 // botFor returns seat i's bot, making it when first needed, seeded from the
@@ -29,7 +54,7 @@ func (l *live) botFor(i int, spec string) (*bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.bots[i] = &bot{player: p}
+	l.bots[i] = &bot{player: p, quick: quickBot(spec)}
 	return l.bots[i], nil
 }
 
@@ -51,7 +76,7 @@ func (l *live) think() {
 	b, err := l.botFor(i, spec)
 	if err != nil {
 		l.srv.log.Error("making bot; a random player stands in", "game", l.id, "seat", seat, "spec", spec, "err", err)
-		b = &bot{player: ai.NewRandom(rand.Uint64())}
+		b = &bot{player: ai.NewRandom(rand.Uint64()), quick: true}
 		l.bots[i] = b
 	}
 	ctx, cancel := context.WithCancel(l.srv.ctx)
@@ -69,17 +94,21 @@ func (l *live) cancelBot() {
 }
 
 // runBot lets a bot choose in position p, which it owns, and hands the
-// choice to the loop.
+// choice to the loop. A searching bot first waits for one of the server's
+// worker slots, so that the searches of all games share the CPUs; a quick
+// one does not.
 func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position, seat rules.Seat, seq int64) {
-	select {
-	case s.botSlots <- struct{}{}:
-	case <-ctx.Done():
-		return
+	if !b.quick {
+		select {
+		case s.botSlots <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
 	}
-	b.mu.Lock()
-	a, err := b.player.Choose(ctx, p, ai.Budget{Time: s.cfg.BotTime})
-	b.mu.Unlock()
-	<-s.botSlots
+	a, err := b.choose(ctx, p, ai.Budget{Time: s.cfg.BotTime})
+	if !b.quick {
+		<-s.botSlots
+	}
 	if ctx.Err() != nil {
 		return
 	}

@@ -14,9 +14,10 @@ type Config struct {
 
 	// BotTime is the thinking time of a bot's decision (default 300ms).
 	BotTime time.Duration
-	// BotWorkers is how many bots may think at once, over all games
-	// (default the number of CPUs); the others wait their turn, and no game
-	// waits for another game's bot.
+	// BotWorkers is how many searching bots may think at once, over all
+	// games (default the number of CPUs); the others wait their turn, and
+	// no game's loop waits for any bot. Bots that do not search (random,
+	// greedy) never wait.
 	BotWorkers int
 
 	// Grace is the default time an absent player's turn waits before a bot

@@ -136,6 +136,21 @@ func TestBotsDoNotBlock(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("20 actions took %v while bots thought", d)
 	}
+
+	// Quick bots do not queue behind the searches: a human's turn comes
+	// back at once after three random bots.
+	g = ts.create(`{"seats": ["human", "bot:random", "bot:greedy", "bot:level:random"], "auto_pass": false}`)
+	tokens = tokensOf(g)
+	start = time.Now()
+	for range 5 {
+		ts.step(g.ID, tokens, rng)
+		ts.waitState(g.ID, 10*time.Second, func(s *server.State) bool {
+			return s.ToAct == "South" && len(s.Actions) > 0 || s.Status != "live"
+		})
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("5 rounds against quick bots took %v while strong bots thought", d)
+	}
 }
 
 // TestAbandoned checks that a bot takes a human seat whose holder is away
