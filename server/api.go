@@ -178,18 +178,24 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, Errorf(EUNAUTHORIZED, "acting needs the seat's token: Authorization: Bearer TOKEN"))
 		return
 	}
-	l, _, err := s.lookup(r.Context(), r.PathValue("id"))
+	l, info, err := s.lookup(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if l == nil {
-		s.fail(w, r, Errorf(ECONFLICT, "the game is over"))
+	var hashes [][]byte
+	if l != nil {
+		hashes = l.hashes
+	} else {
+		hashes = tokenHashes(info.Seats)
+	}
+	seat := seatOfToken(hashes, token)
+	if seat < 0 {
+		s.fail(w, r, Errorf(EUNAUTHORIZED, "the token opens no seat of game %s", r.PathValue("id")))
 		return
 	}
-	seat := seatOfToken(l.hashes, token)
-	if seat < 0 {
-		s.fail(w, r, Errorf(EUNAUTHORIZED, "the token opens no seat of game %s", l.id))
+	if l == nil {
+		s.fail(w, r, Errorf(ECONFLICT, "the game is over"))
 		return
 	}
 	var m Message
@@ -215,10 +221,7 @@ func (s *Server) act(ctx context.Context, l *live, seat int, m *Message) error {
 	var verdict error
 	err := l.call(ctx, func() { verdict = l.act(seat, m.Action, m.Seq) })
 	if errors.Is(err, errGone) {
-		s.mu.Lock()
-		closing := s.closing
-		s.mu.Unlock()
-		if closing {
+		if s.shuttingDown() {
 			return Errorf(EUNAVAILABLE, "the server is shutting down; try again after it restarts")
 		}
 		return Errorf(ECONFLICT, "the game is over")

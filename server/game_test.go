@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
 )
@@ -182,4 +184,38 @@ func TestList(t *testing.T) {
 	}
 	status, body := ts.request("GET", "/api/games?status=lost", "", "")
 	wantError(t, status, body, http.StatusBadRequest, server.EINVALID)
+}
+
+// TestFinishedGame checks what clients of a game that is over get: a
+// WebSocket's hello shows the final position, and the events after the
+// client's last follow, then the connection closes normally; acting is
+// refused as too late for the seat's holder and as unauthorized for
+// anyone else.
+func TestFinishedGame(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "abandon_ms": 10, "takeover": "random"}`)
+	st := ts.waitState(g.ID, 30*time.Second, func(s *server.State) bool { return s.Status == "finished" })
+	for _, after := range []int64{0, st.Seq - 3, st.Seq} {
+		c := ts.dial(g.ID, g.Seats[0].Token, after)
+		h := c.hello
+		if h.Last != st.Seq || h.Status != "finished" || h.Position != st.Position || h.Dice != st.Dice ||
+			!slicesEqual(h.Scores, st.Scores) || h.ToAct != "" || len(h.Actions) != 0 || h.Seat != "South" {
+			t.Fatalf("after=%d: hello %+v, want the final state %+v", after, h, st)
+		}
+		for int64(len(c.events)) < st.Seq-after {
+			c.next()
+		}
+		if len(c.events) > 0 && (c.events[0].Seq != after+1 || c.lastSeq() != st.Seq) {
+			t.Fatalf("after=%d: events %d to %d, want %d to %d", after, c.events[0].Seq, c.lastSeq(), after+1, st.Seq)
+		}
+		if s := c.closed(); s != websocket.StatusNormalClosure {
+			t.Fatalf("after=%d: closed with %v, want 1000", after, s)
+		}
+	}
+	status, body := ts.request("POST", "/api/games/"+g.ID+"/actions", g.Seats[0].Token, `{"action": "pass"}`)
+	wantError(t, status, body, http.StatusConflict, server.ECONFLICT)
+	status, body = ts.request("POST", "/api/games/"+g.ID+"/actions", "AAAAAAAAAAAAAAAAAAAAAA", `{"action": "pass"}`)
+	wantError(t, status, body, http.StatusUnauthorized, server.EUNAUTHORIZED)
+	status, body = ts.request("POST", "/api/games/"+g.ID+"/actions", "", `{"action": "pass"}`)
+	wantError(t, status, body, http.StatusUnauthorized, server.EUNAUTHORIZED)
 }

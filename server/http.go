@@ -218,11 +218,8 @@ func decodeStrict(data []byte, v any) error {
 // handleHealth answers 200 "ok" while the server runs, 503 once it is
 // shutting down.
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	closing := s.closing
-	s.mu.Unlock()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if closing {
+	if s.shuttingDown() {
 		w.WriteHeader(http.StatusServiceUnavailable)
 		io.WriteString(w, "shutting down\n")
 		return

@@ -106,6 +106,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 }
 
+// shuttingDown reports whether Shutdown has been called.
+func (s *Server) shuttingDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}
+
 // track counts a goroutine that Shutdown waits for; false if the server is
 // shutting down.
 func (s *Server) track() bool {

@@ -111,11 +111,16 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 			now = c.live.state.Load()
 		})
 		if err != nil {
+			if c.srv.shuttingDown() {
+				c.close(reasonShutdown)
+				return
+			}
 			c.live = nil // over: serve it from the store
 		} else {
 			defer c.live.post(context.Background(), func() { c.live.unsubscribe(sub) })
 		}
 	}
+	var missed []store.Event // the events after after, up to last
 	if c.live == nil {
 		info, err := c.srv.store.Game(ctx, c.id)
 		if err != nil {
@@ -123,15 +128,33 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 			return
 		}
 		last = info.LastEvent
+		if after <= last && last > 0 {
+			// The last event, for the hello, and those the client missed.
+			missed, err = c.srv.store.Events(ctx, c.id, min(after, last-1))
+			if err != nil || len(missed) == 0 {
+				c.conn.Close(websocket.StatusInternalError, "the game's events could not be read")
+				return
+			}
+			var e Event
+			if err := json.Unmarshal(missed[len(missed)-1].Data, &e); err != nil {
+				c.conn.Close(websocket.StatusInternalError, "the game's events could not be read")
+				return
+			}
+			now = &State{Position: e.Position, ToAct: e.ToAct, Dice: e.Dice, Scores: e.Scores, Actions: e.Actions, Deadline: e.Deadline, Status: e.Status}
+			if missed[0].Seq <= after {
+				missed = missed[1:]
+			}
+		}
 	}
 	if after > last {
 		c.sendError(ctx, Errorf(EINVALID, "after=%d is past the game's last event, %d", after, last), "")
 		c.conn.Close(websocket.StatusPolicyViolation, "after is past the last event")
 		return
 	}
-	hello := &Event{Kind: KindHello, Game: c.id, Last: last, Status: string(store.Finished)}
+	hello := &Event{Kind: KindHello, Game: c.id, Last: last}
 	if now != nil {
-		// The decision open now, for a client that missed nothing.
+		// The game at event last: the decision open now, for a client that
+		// missed nothing.
 		hello.Position, hello.ToAct, hello.Dice, hello.Scores = now.Position, now.ToAct, now.Dice, now.Scores
 		hello.Actions, hello.Deadline, hello.Status = now.Actions, now.Deadline, now.Status
 	}
@@ -143,19 +166,19 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 	}
 	// The events the client missed come from the store: every event up to
 	// last is saved, and the subscription holds every one after it.
-	if after < last {
-		evs, err := c.srv.store.Events(ctx, c.id, after)
-		if err != nil {
+	if c.live != nil && after < last {
+		var err error
+		if missed, err = c.srv.store.Events(ctx, c.id, after); err != nil {
 			c.conn.Close(websocket.StatusInternalError, "the game's events could not be read")
 			return
 		}
-		for _, e := range evs {
-			if e.Seq > last {
-				break
-			}
-			if err := c.write(ctx, e.Data); err != nil {
-				return
-			}
+	}
+	for _, e := range missed {
+		if e.Seq > last {
+			break
+		}
+		if err := c.write(ctx, e.Data); err != nil {
+			return
 		}
 	}
 	if sub == nil {
