@@ -72,9 +72,32 @@ func TestKillAndRestart(t *testing.T) {
 	// A timed game nobody plays: each turn times out and passes.
 	g2 := createFor(t, base, `{"seats": ["human", "human", "human", "human"], "turn_ms": 1000, "auto_pass": false}`)
 
-	for seen.Load() < 40 {
+	// A game of bots at several levels, watched by a spectator.
+	g3 := createFor(t, base, `{"seats": ["bot:strong", "bot:3", "bot:greedy", "bot:random"]}`)
+	bots := &loadGame{id: g3.ID, sent: map[int64]time.Time{}}
+	bots.ready.Add(1)
+	var botsWatched [][]byte
+	botsSpectator := &loadPlayer{lt: lt, game: bots, onEvent: func(data []byte, e *server.Event) {
+		mu.Lock()
+		botsWatched = append(botsWatched, bytes.Clone(data))
+		mu.Unlock()
+	}}
+	botsDone := make(chan error, 1)
+	go func() { botsDone <- botsSpectator.play(ctx) }()
+
+	// A game of four humans played over plain HTTP, as a simple bot would,
+	// which keeps every answer the server gave: what it acknowledged.
+	g4 := createFor(t, base, `{"seats": ["human", "human", "human", "human"]}`)
+	actor := &httpActor{base: base, id: g4.ID, tokens: map[string]string{}, rng: rand.New(rand.NewPCG(3, 3))}
+	for _, s := range g4.Seats {
+		actor.tokens[s.Seat] = s.Token
+	}
+	actorDone := make(chan error, 1)
+	go func() { actorDone <- actor.run(ctx) }()
+
+	for seen.Load() < 40 || actor.acked() < 20 {
 		if time.Since(srv.start) > 30*time.Second {
-			t.Fatal("the game did not get going")
+			t.Fatal("the games did not get going")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -83,7 +106,8 @@ func TestKillAndRestart(t *testing.T) {
 	mu.Unlock()
 	timedBefore := getState(t, base, g2.ID)
 	srv.kill(t)
-	t.Logf("killed after event %d of the game (the spectator had %d)", seen.Load(), before)
+	ackedBefore := actor.acked()
+	t.Logf("killed after event %d of the game (the spectator had %d), %d HTTP actions acknowledged", seen.Load(), before, ackedBefore)
 
 	srv = startBinary(t, bin, addr, db)
 	timedAfter := getState(t, base, g2.ID)
@@ -115,6 +139,45 @@ func TestKillAndRestart(t *testing.T) {
 		if !bytes.Equal(stored[i], watched[i]) {
 			t.Fatalf("event %d:\nstored %s\n  seen %s", i+1, stored[i], watched[i])
 		}
+	}
+
+	// The bots finished their game, and what the spectator saw of it is
+	// what the store has.
+	if err := <-botsDone; err != nil {
+		t.Fatal(err)
+	}
+	if stored := getEvents(t, base, g3.ID); len(stored) != len(botsWatched) || !botsSpectator.over {
+		t.Fatalf("bots' game: %d events stored, the spectator saw %d, over %v", len(stored), len(botsWatched), botsSpectator.over)
+	} else {
+		for i := range stored {
+			if !bytes.Equal(stored[i], botsWatched[i]) {
+				t.Fatalf("bots' game, event %d:\nstored %s\n  seen %s", i+1, stored[i], botsWatched[i])
+			}
+		}
+	}
+
+	// Every action the server acknowledged over HTTP, before the kill and
+	// after, is in the store as the answer showed it.
+	if err := <-actorDone; err != nil {
+		t.Fatal(err)
+	}
+	stored = getEvents(t, base, g4.ID)
+	var prev int64
+	for i, ack := range actor.acks {
+		if ack.Seq <= prev || ack.Seq > int64(len(stored)) {
+			t.Fatalf("answer %d: event %d, after %d; %d events stored", i, ack.Seq, prev, len(stored))
+		}
+		prev = ack.Seq
+		var e server.Event
+		if err := json.Unmarshal(stored[ack.Seq-1], &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Position != ack.Position || e.ToAct != ack.ToAct {
+			t.Fatalf("acknowledged event %d: %s to act in %s; stored: %s to act in %s", ack.Seq, ack.ToAct, ack.Position, e.ToAct, e.Position)
+		}
+	}
+	if last := getState(t, base, g4.ID); last.Status != "finished" || len(actor.acks) <= ackedBefore {
+		t.Fatalf("HTTP game: %s, %d answers, %d of them before the kill", last.Status, len(actor.acks), ackedBefore)
 	}
 
 	// The record replays, and verify proves its dice.
@@ -157,6 +220,81 @@ func TestKillAndRestart(t *testing.T) {
 	if !strings.Contains(srv.log.String(), "shutting down") {
 		t.Errorf("log:\n%s", srv.log.String())
 	}
+}
+
+// httpActor plays every seat of a game through POST .../actions and keeps
+// each answer the server gave: the state after an action it has saved.
+// While the server is down it waits and tries again.
+type httpActor struct {
+	base, id string
+	tokens   map[string]string
+	rng      *rand.Rand
+	n        atomic.Int64    // len(acks), for other goroutines
+	acks     []*server.State // read once run has returned
+}
+
+func (a *httpActor) acked() int { return int(a.n.Load()) }
+
+// run plays until the game is over.
+func (a *httpActor) run(ctx context.Context) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st, err := a.state(ctx)
+		if err != nil {
+			time.Sleep(20 * time.Millisecond) // the server is down
+			continue
+		}
+		if st.Status != "live" {
+			return nil
+		}
+		if len(st.Actions) == 0 {
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		act := st.Actions[a.rng.IntN(len(st.Actions))]
+		body := fmt.Sprintf(`{"action": %q, "seq": %d}`, act, st.Seq)
+		req, _ := http.NewRequestWithContext(ctx, "POST", a.base+"/api/games/"+a.id+"/actions", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+a.tokens[st.ToAct])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			continue // no answer: nothing was acknowledged
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		switch {
+		case err != nil:
+			continue
+		case resp.StatusCode == http.StatusOK:
+			var after server.State
+			if err := json.Unmarshal(data, &after); err != nil {
+				return fmt.Errorf("answer %s: %v", data, err)
+			}
+			a.acks = append(a.acks, &after)
+			a.n.Add(1)
+		case resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusConflict:
+			// Shutting down, or the game moved on: look again.
+		default:
+			return fmt.Errorf("action %s after event %d: %s %s", act, st.Seq, resp.Status, data)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (a *httpActor) state(ctx context.Context) (*server.State, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", a.base+"/api/games/"+a.id, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s", resp.Status)
+	}
+	var st server.State
+	return &st, json.NewDecoder(resp.Body).Decode(&st)
 }
 
 // serverProcess is the server binary running.
