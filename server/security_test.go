@@ -202,6 +202,7 @@ func TestRejected(t *testing.T) {
 // for an impossible one.
 func TestBadRequests(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
+	live := ts.create(fourHumans)
 	for _, c := range []struct {
 		method, path, body string
 		status             int
@@ -212,6 +213,7 @@ func TestBadRequests(t *testing.T) {
 		{"GET", "/api/games/nosuchgame/record", "", 404, server.ENOTFOUND},
 		{"GET", "/api/games/nosuchgame/ws", "", 404, server.ENOTFOUND},
 		{"GET", "/api/nothing", "", 404, server.ENOTFOUND},
+		{"GET", "/api/games/" + live.ID + "/ws", "", 400, server.EINVALID},
 		{"GET", "/api/games/x/events?after=-1", "", 400, server.EINVALID},
 		{"POST", "/api/games", `{"seats": ["human", "human", "human"]}`, 400, server.EINVALID},
 		{"POST", "/api/games", `{"rules": "chess", "seats": ["human", "human", "human", "human"]}`, 400, server.EINVALID},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/chaturaji/chaturaji/rules"
@@ -76,6 +77,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, Errorf(EFORBIDDEN, "WebSocket from origin %q refused: only the server's own pages and allowed origins may connect", r.Header.Get("Origin")))
 		return
 	}
+	if err := checkUpgrade(r); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	if !s.track() {
 		s.fail(w, r, Errorf(EUNAVAILABLE, "the server is shutting down"))
 		return
@@ -93,6 +98,34 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	defer s.metrics.wsConns.Add(-1)
 	c := &wsConn{srv: s, conn: conn, id: id, pr: pr, live: l, seat: seat}
 	c.serve(r.Context(), after)
+}
+
+// checkUpgrade checks that a request asks for a WebSocket (RFC 6455,
+// section 4.2.1), so that a plain GET gets a JSON error rather than the
+// WebSocket library's text.
+func checkUpgrade(r *http.Request) error {
+	switch {
+	case !headerHas(r.Header, "Connection", "upgrade") || !headerHas(r.Header, "Upgrade", "websocket"):
+		return Errorf(EINVALID, "this endpoint is a WebSocket: the request must have Connection: Upgrade and Upgrade: websocket")
+	case r.Header.Get("Sec-WebSocket-Version") != "13":
+		return Errorf(EINVALID, "WebSocket version %q: want 13", r.Header.Get("Sec-WebSocket-Version"))
+	case r.Header.Get("Sec-WebSocket-Key") == "":
+		return Errorf(EINVALID, "WebSocket request without a Sec-WebSocket-Key")
+	}
+	return nil
+}
+
+// headerHas reports whether one of the comma-separated tokens of header
+// name is token, ignoring case.
+func headerHas(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for t := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // serve sends the hello, the events the client missed and then the live
