@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -62,10 +63,16 @@ type testServer struct {
 // the end of the test.
 func newTestServer(t testing.TB, cfg server.Config, st store.Store) *testServer {
 	t.Helper()
+	return newTestServerLogged(t, cfg, st, nil)
+}
+
+// newTestServerLogged is newTestServer with a logger.
+func newTestServerLogged(t testing.TB, cfg server.Config, st store.Store, logger *slog.Logger) *testServer {
+	t.Helper()
 	if st == nil {
 		st = openStore(t, "")
 	}
-	srv := server.New(cfg, st, nil)
+	srv := server.New(cfg, st, logger)
 	if err := srv.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,15 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
@@ -162,5 +165,94 @@ func TestRollOff(t *testing.T) {
 		if first.Kind != server.KindRoll || first.Seat != want || first.ToAct != want || len(first.Actions) == 0 {
 			t.Fatalf("roll-off %s, then %+v: want %s's roll and its actions", rollOff.Roll, first, want)
 		}
+	}
+}
+
+// TestBotsPlayEveryPreset plays a game of server bots to the end in every
+// preset, and checks that no bot ever failed to choose (the server would
+// log it and play at random in its place).
+func TestBotsPlayEveryPreset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game of every preset")
+	}
+	for _, name := range rules.Names() {
+		if _, err := rules.Lookup(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	specs := []string{"bot:greedy", "bot:1", "bot:random", "bot:strong?nodes=300"}
+	for _, name := range rules.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			logs := &errorLog{}
+			ts := newTestServerLogged(t, testConfig(), nil, slog.New(logs))
+			pr, _ := rules.Lookup(name)
+			seats := make([]string, pr.NumSeats())
+			for i := range seats {
+				seats[i] = `"` + specs[i%len(specs)] + `"`
+			}
+			g := ts.create(`{"rules": "` + name + `", "seats": [` + strings.Join(seats, ",") + `]}`)
+			st := ts.waitState(g.ID, 2*time.Minute, func(s *server.State) bool { return s.Status == "finished" })
+			checkRecord(t, ts, g.ID, st)
+			t.Logf("%s: %d events, %s", name, st.Seq, st.End)
+			if msgs := logs.errors(); len(msgs) > 0 {
+				t.Fatalf("errors logged: %s", strings.Join(msgs, "\n"))
+			}
+		})
+	}
+}
+
+// errorLog is a slog handler that keeps the errors logged.
+type errorLog struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (h *errorLog) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelError }
+func (h *errorLog) WithAttrs([]slog.Attr) slog.Handler           { return h }
+func (h *errorLog) WithGroup(string) slog.Handler                { return h }
+func (h *errorLog) Handle(_ context.Context, r slog.Record) error {
+	msg := r.Message
+	r.Attrs(func(a slog.Attr) bool {
+		msg += " " + a.String()
+		return true
+	})
+	h.mu.Lock()
+	h.msgs = append(h.msgs, msg)
+	h.mu.Unlock()
+	return nil
+}
+
+func (h *errorLog) errors() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.msgs...)
+}
+
+// TestEveryBotLevel checks that a server bot of every kind and level plays
+// its seats, each without failing.
+func TestEveryBotLevel(t *testing.T) {
+	logs := &errorLog{}
+	ts := newTestServerLogged(t, testConfig(), nil, slog.New(logs))
+	specs := []string{"random", "greedy", "strong", "1", "2", "3", "4", "5", "6", "7", "8", "level:3", "brs", "paranoid", "mcts", "strong?nodes=500"}
+	for _, spec := range specs {
+		g := ts.create(`{"seats": ["bot:` + spec + `", "bot:` + spec + `", "bot:` + spec + `", "bot:` + spec + `"]}`)
+		c := ts.dial(g.ID, "", 0)
+		moved := map[string]bool{}
+		for len(moved) < 4 {
+			e := c.next()
+			if e.Kind == server.KindEnd {
+				break
+			}
+			if e.Kind == server.KindAction && e.By == server.ByBot {
+				moved[e.Seat] = true
+			}
+		}
+		if len(moved) == 0 {
+			t.Errorf("bot:%s: no move", spec)
+		}
+	}
+	if msgs := logs.errors(); len(msgs) > 0 {
+		t.Fatalf("errors logged: %s", strings.Join(msgs, "\n"))
 	}
 }
