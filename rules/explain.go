@@ -267,6 +267,9 @@ func (pr *Preset) explainPromotion(w writeFunc) {
 	} else {
 		w("It always promotes, even to a second king.")
 	}
+	if pro.Rule == PromoteByChoice && pr.LastArmy {
+		w(" A move that takes the last enemy piece ends the game before the player chooses: it is written without `=X` and the %s stays a %s.", pr.Pieces[Pawn].Name, pr.Pieces[Pawn].Name)
+	}
 	w("\n\n")
 }
 

@@ -231,7 +231,9 @@ func (p *Position) countSpecial(s Seat, k Kind, pieces, capt uint64) int {
 		if k == Pawn && pr.Promotion.Rule == PromoteByChoice {
 			promo := t & pr.lastLines[s]
 			t &^= promo
-			n += popcount(promo) * max(1, popcount16(uint16(p.lacking(s, pr.Promotion.Choices))))
+			for ; promo != 0; promo &= promo - 1 {
+				n += max(1, popcount16(uint16(p.choices(s, lowest(promo)))))
+			}
 		}
 		n += popcount(t)
 	}
@@ -239,10 +241,10 @@ func (p *Position) countSpecial(s Seat, k Kind, pieces, capt uint64) int {
 }
 
 // appendChoices appends the promotions a pawn of s moving from one square to
-// a square of its last line may choose: one per kind the army lacks, or the
-// plain move if it lacks none.
+// a square of its last line may choose: one per kind of its choices, or the
+// plain move if there is none.
 func (p *Position) appendChoices(buf []Action, s Seat, from, to Square) []Action {
-	ks := p.lacking(s, p.preset.Promotion.Choices)
+	ks := p.choices(s, to)
 	if ks == 0 {
 		return append(buf, MoveAction(from, to))
 	}
@@ -250,6 +252,17 @@ func (p *Position) appendChoices(buf []Action, s Seat, from, to Square) []Action
 		buf = append(buf, PromotionAction(from, to, lowestKind(ks)))
 	}
 	return buf
+}
+
+// choices returns the kinds a pawn of s arriving on to may choose: those
+// its army lacks; none when, under LastArmy, the move takes the last enemy
+// piece, for the game ends before the pawn chooses (Ludii checks the end
+// after the move and only then offers the promotion).
+func (p *Position) choices(s Seat, to Square) KindSet {
+	if p.preset.LastArmy && p.occ&^p.bySeat[s] == to.bit() {
+		return 0
+	}
+	return p.lacking(s, p.preset.Promotion.Choices)
 }
 
 // doubleStep returns the square a pawn of s on sq reaches by its double

@@ -8,12 +8,24 @@ import "sort"
 // peace; kingless armies keep moving and every seat takes its turn, even
 // with no pieces (then it can only pass). A pawn reaching its last line
 // chooses a kind of which its army has no piece on the board ("=B", "=E",
-// "=H", "=K"); with none lacking it stays a pawn for ever. The clock counts
-// every turn since the start; the game ends when at most one seat has
-// pieces, or at a clock of 5000 (a draw).
+// "=H", "=K"); with none lacking it stays a pawn for ever, and so it does
+// when its move takes the last enemy piece (Ludii ends the game before the
+// choice). The clock counts every turn since the start; the game ends when
+// at most one seat has pieces, or at a clock of 5000 (a draw).
 
 // ludiiPromotions are the kinds a ludii pawn may choose, in letter order.
 var ludiiPromotions = []byte{Boat, Elephant, Horse, King}
+
+// takesLastEnemy reports whether a move of the seat to act onto sq takes
+// the last piece on the board that is not its own.
+func (p *Position) takesLastEnemy(sq int) bool {
+	for i, pc := range p.Board {
+		if pc.Kind != Empty && pc.Seat != p.Seat && i != sq {
+			return false
+		}
+	}
+	return p.Board[sq].Kind != Empty
+}
 
 // ludiiActions lists the moves of the seat's pieces of the rolled kind, a
 // promoting pawn's move once per kind its army lacks, or "pass" if there
@@ -32,7 +44,7 @@ func (p *Position) ludiiActions() []string {
 			}
 			chose := false
 			for _, kind := range ludiiPromotions {
-				if !p.hasKind(pc.Seat, kind) {
+				if !p.takesLastEnemy(m.to) && !p.hasKind(pc.Seat, kind) {
 					acts = append(acts, m.String()+"="+string(kind))
 					chose = true
 				}
