@@ -9,20 +9,26 @@ import (
 	"github.com/chaturaji/chaturaji/rules"
 )
 
-// selfPlayPresets are the presets of issue 3 checked by self-play.
-var selfPlayPresets = []string{"chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian", "chaturanga-fr1", "chaturanga-fr2", "chaturaji-teams+lastforces"}
+// selfPlayPresets are the presets checked by self-play: every preset but
+// the default, which TestRandomGameInvariants plays.
+var selfPlayPresets = []string{"chaturaji-ranks", "chaturaji-2dice", "ludii", "chaturanga-2p", "chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian", "chaturanga-fr1", "chaturanga-fr2", "chaturaji-teams+lastforces"}
 
 // TestSelfPlayPresets plays 1000 random games of each preset with dice from
 // a seed: every game ends within its bound, every position re-parses to
 // itself with the same hash, the team rules' invariants hold, and the
-// game's record replays to the same final position.
+// game's record replays to the same final position. With -short, 100
+// games each.
 func TestSelfPlayPresets(t *testing.T) {
+	games := 1000
+	if testing.Short() {
+		games = 100
+	}
 	for _, name := range selfPlayPresets {
 		t.Run(name, func(t *testing.T) {
 			pr := mustLookup(t, name)
 			ends := map[rules.End]int{}
 			total := 0
-			for i := range 1000 {
+			for i := range games {
 				g := selfPlay(t, pr, uint64(i), []policy{policies[0], kingHunt, throneWalk}[i%3])
 				p := g.Position()
 				ends[p.EndReason()]++
@@ -40,7 +46,7 @@ func TestSelfPlayPresets(t *testing.T) {
 					t.Fatalf("game %d replays to %s, not %s", i, h.Position(), p)
 				}
 			}
-			t.Logf("%s: 1000 games, %d actions; ends %v", name, total, ends)
+			t.Logf("%s: %d games, %d actions; ends %v", name, games, total, ends)
 		})
 	}
 }
@@ -83,8 +89,58 @@ func selfPlay(t *testing.T, pr *rules.Preset, n uint64, pol policy) *rules.Game 
 			t.Fatalf("%s after %s: %s re-parses to another position", p, a.Format(pr), q)
 		}
 		checkTeamInvariants(t, pr, p, q, a)
+		checkSeatInvariants(t, pr, p, q, a)
 	}
 	return g
+}
+
+// checkSeatInvariants checks one action of a preset where each seat plays
+// for himself (RULES.md 4, 5.1): no piece appears from nowhere, only the
+// mover's pieces move, and the mover scores exactly the points of the enemy
+// pieces that left the board (the 54 raise aside, once the game is over);
+// in king presets nobody scores. Under a command (biruni) the mover is the
+// seat that decides, and the armies of both the decider and the seat whose
+// turn it is move, and so does the army the decider may command.
+func checkSeatInvariants(t *testing.T, pr *rules.Preset, p, q *rules.Position, a rules.Action) {
+	t.Helper()
+	if pr.Team.Partners {
+		return
+	}
+	mover := p.Decider()
+	_, commanders, _ := strings.Cut(p.String(), " command=")
+	commanders, _, _ = strings.Cut(commanders, ";")
+	commands := strings.IndexByte(commanders, mover.Letter()) >= 0
+	own := func(s rules.Seat) bool { return s == mover || s == p.Seat() || commands && s == rules.Partner(mover) }
+	taken, before, after := 0, 0, 0
+	for sq := rules.Square(0); sq < 64; sq++ {
+		was, is := p.At(sq), q.At(sq)
+		if was != rules.NoPiece {
+			before++
+		}
+		if is != rules.NoPiece {
+			after++
+		}
+		if was != rules.NoPiece && !own(was.Seat()) && (is == rules.NoPiece || is.Seat() != was.Seat()) {
+			if a.Type() != rules.Move || (sq != a.To() && was.Kind() != rules.Boat) {
+				t.Fatalf("%s after %s: %s's piece on %s left the board", p, a.Format(pr), was.Seat(), sq)
+			}
+			taken += points[was.Kind()]
+		}
+	}
+	if after > before {
+		t.Fatalf("%s after %s: a piece appeared from nowhere", p, a.Format(pr))
+	}
+	for _, s := range pr.Seats() {
+		switch gain := q.Score(s) - p.Score(s); {
+		case pr.Goal == rules.KingsGoal && q.Score(s) != 0:
+			t.Fatalf("%s after %s: %s scores in a king preset", p, a.Format(pr), s)
+		case pr.Goal == rules.KingsGoal:
+		case s == mover && (gain < taken || gain != taken && !q.Finished()):
+			t.Fatalf("%s after %s: the mover scored %d for %d points taken", p, a.Format(pr), gain, taken)
+		case s != mover && gain != 0 && !q.Finished():
+			t.Fatalf("%s after %s: %s scored, not the mover", p, a.Format(pr), s)
+		}
+	}
 }
 
 // checkTeamInvariants checks what RULES.md 5.0 says of one action of a team
