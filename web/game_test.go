@@ -258,25 +258,33 @@ func TestReconnect(t *testing.T) {
 	p := newPage(t, 1100, 800, false)
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=West&token=%s", site.URL, c.ID, c.Seats[1].Token)))
 	must(t, p.Wait(`document.querySelector('#net').dataset.state === 'open'`, 10*time.Second))
-	before := seq(t, p)
+
+	// The game waits for one of the two human seats (either may be first:
+	// South passes by itself when its roll moves nothing). Only once the
+	// page has shown every event so far is it cut off.
+	st, err := site.State(c.ID)
+	must(t, err)
+	tokens := map[string]string{"South": c.Seats[0].Token, "West": c.Seats[1].Token}
+	if tokens[st.ToAct] == "" || len(st.Actions) == 0 {
+		t.Fatalf("a human seat should be to act: %s with %v", st.ToAct, st.Actions)
+	}
+	must(t, p.Wait(fmt.Sprintf(`Number(document.body.dataset.seq) === %d`, st.Seq), 10*time.Second))
 
 	site.Proxy.Cut()
 	must(t, p.Wait(`document.querySelector('#net').textContent.includes('reconnecting')`, 5*time.Second))
-	// South moves from another device while West's page is cut off.
-	st, err := site.State(c.ID)
-	must(t, err)
-	if st.ToAct != "South" || len(st.Actions) == 0 {
-		t.Fatalf("South should be to act: %s with %v", st.ToAct, st.Actions)
-	}
-	must(t, site.Act(c.ID, c.Seats[0].Token, st.Actions[0]))
+	// The seat to act moves from another device while the page is cut off.
+	must(t, site.Act(c.ID, tokens[st.ToAct], st.Actions[0]))
 	time.Sleep(300 * time.Millisecond)
-	if s := seq(t, p); s != before {
-		t.Fatalf("the page heard of event %d while cut off", s)
+	if s := seq(t, p); s != int(st.Seq) {
+		t.Fatalf("the page heard of event %d while cut off after event %d", s, st.Seq)
 	}
 	site.Proxy.Restore()
 	must(t, p.Wait(`document.querySelector('#net').dataset.state === 'open'`, 15*time.Second))
-	waitSeqAfter(t, p, before)
+	waitSeqAfter(t, p, int(st.Seq))
 	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#moves').textContent.includes(%q)`, st.Actions[0]), 5*time.Second))
+	if got := eval[string](t, p, `document.querySelector('#net').textContent`); got != "Reconnected" {
+		t.Errorf("after the network came back the page says %q, want Reconnected", got)
+	}
 }
 
 // TestRulesPage shows a preset's rules from the engine's text, with its

@@ -169,12 +169,39 @@ func (p *Page) Wait(js string, timeout time.Duration) error {
 		}
 		if time.Now().After(deadline) {
 			if err != nil {
-				return fmt.Errorf("%w waiting for %s: %v", ErrTimeout, js, err)
+				return fmt.Errorf("%w waiting for %s: %v\n%s", ErrTimeout, js, err, p.Describe())
 			}
-			return fmt.Errorf("%w waiting for %s", ErrTimeout, js)
+			return fmt.Errorf("%w waiting for %s\n%s", ErrTimeout, js, p.Describe())
 		}
 		time.Sleep(40 * time.Millisecond)
 	}
+}
+
+// describeJS sums up what a page shows, for the message of a failed wait.
+const describeJS = `(() => {
+	const text = (sel) => { const e = document.querySelector(sel); return e ? e.textContent.trim().replace(/\s+/g, ' ') : ''; };
+	const board = document.querySelector('svg.board');
+	return [
+		'address: ' + location.pathname,
+		'data: ' + JSON.stringify(document.body.dataset),
+		'net: ' + text('#net'),
+		'turn: ' + text('#turn'),
+		'message: ' + text('#message'),
+		'board: ' + (board ? board.getAttribute('class') : 'none') + ', ' + document.querySelectorAll('#board rect.movable').length + ' movable',
+		'actions: ' + [...document.querySelectorAll('#move-select option, #actions button')].map((e) => e.textContent + (e.disabled ? '(disabled)' : '')).join(' '),
+	].join('\n');
+})()`
+
+// Describe sums up what the page shows (its address, its data attributes,
+// the turn, the messages, the moves offered), to explain a failed wait.
+func (p *Page) Describe() string {
+	ctx, cancel := context.WithTimeout(p.Ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](describeJS))
+	if err != nil {
+		return "the page cannot be described: " + err.Error()
+	}
+	return s
 }
 
 // Center returns the middle of the first element a CSS selector finds, in
