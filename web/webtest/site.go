@@ -49,18 +49,6 @@ type Site struct {
 	http   *httptest.Server
 }
 
-// Mux routes as the binary does: the server's API, health and metrics, and
-// the web client for everything else.
-func Mux(srv *server.Server, w http.Handler) http.Handler {
-	mux := http.NewServeMux()
-	api := srv.Handler()
-	mux.Handle("/api/", api)
-	mux.Handle("/healthz", api)
-	mux.Handle("/metrics", api)
-	mux.Handle("/", w)
-	return mux
-}
-
 // NewSite starts a site whose store lives in dir.
 func NewSite(dir string, cfg server.Config) (*Site, error) {
 	st, err := store.Open(context.Background(), "sqlite:"+filepath.Join(dir, "games.db"))
@@ -72,7 +60,7 @@ func NewSite(dir string, cfg server.Config) (*Site, error) {
 		st.Close()
 		return nil, err
 	}
-	hs := httptest.NewServer(Mux(srv, web.Handler(web.Options{AnalyzeTime: time.Second})))
+	hs := httptest.NewServer(web.Mount(srv.Handler(), web.Options{AnalyzeTime: time.Second}))
 	px, err := NewProxy(hs.Listener.Addr().String())
 	if err != nil {
 		hs.Close()

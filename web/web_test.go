@@ -1,0 +1,95 @@
+package web_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chaturaji/chaturaji/web"
+)
+
+// TestMount routes as `chaturaji serve` does: the API, health and metrics
+// to the game server, every page and static file to the web client.
+func TestMount(t *testing.T) {
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "api "+r.URL.Path) })
+	srv := httptest.NewServer(web.Mount(api, web.Options{}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		path   string
+		status int
+		want   string // in the body
+	}{
+		{"/", 200, `src="/static/js/home.js"`},
+		{"/game/abc", 200, `src="/static/js/game.js"`},
+		{"/replay/abc", 200, `src="/static/js/replay.js"`},
+		{"/rules/winther", 200, `src="/static/js/rules.js"`},
+		{"/static/js/board.js", 200, "export class Board"},
+		{"/static/game.html", 404, "Not found"},
+		{"/nowhere", 404, "Not found"},
+		{"/api/games", 200, "api /api/games"},
+		{"/healthz", 200, "api /healthz"},
+		{"/metrics", 200, "api /metrics"},
+		{"/web/presets", 200, `"name":"chaturaji"`},
+		{"/web/rules/chaturaji+nonsense", 404, `"code":"ENOTFOUND"`},
+		{"/web/nothing", 404, `"code":"ENOTFOUND"`},
+	} {
+		resp, err := http.Get(srv.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(string(body), tc.want) {
+			t.Errorf("GET %s: %d %.120q, want %d with %q", tc.path, resp.StatusCode, body, tc.status, tc.want)
+		}
+		if resp.Header.Get("Content-Security-Policy") == "" && !strings.HasPrefix(tc.path, "/api/") && tc.path != "/healthz" && tc.path != "/metrics" {
+			t.Errorf("GET %s: no Content-Security-Policy", tc.path)
+		}
+	}
+}
+
+// TestEndpoints posts good and bad requests to the client's own JSON
+// endpoints: a bad one gets an error that names what is wrong.
+func TestEndpoints(t *testing.T) {
+	srv := httptest.NewServer(web.Handler(web.Options{AnalyzeTime: 200 * time.Millisecond}))
+	defer srv.Close()
+	start := "yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbPbPbP2rPrH/bBbHbEbK2rPrB b 5 0,0,0,0 0"
+	for _, tc := range []struct {
+		name, path, ctype, body string
+		status                  int
+		want                    string
+	}{
+		{"analysis of a roll of 5", "/web/analyze", "application/json", `{"pos": "` + start + `", "movetime_ms": 100}`, 200, `"best":"`},
+		{"analysis awaiting the roll", "/web/analyze", "application/json", `{"pos": "` + strings.Replace(start, " b 5 ", " b - ", 1) + `", "movetime_ms": 100}`, 200, `"expected":[`},
+		{"a position that does not parse", "/web/analyze", "application/json", `{"pos": "nonsense"}`, 400, `"code":"EINVALID"`},
+		{"unknown rules", "/web/analyze", "application/json", `{"rules": "chess", "pos": "` + start + `"}`, 400, `chess`},
+		{"a negative time", "/web/analyze", "application/json", `{"pos": "` + start + `", "movetime_ms": -1}`, 400, `movetime_ms -1`},
+		{"not JSON", "/web/analyze", "text/plain", `{}`, 400, `Content-Type: application/json`},
+		{"an unknown field", "/web/analyze", "application/json", `{"position": "x"}`, 400, `unknown field`},
+		{"two values", "/web/verify", "application/json", `{"record": ""} {}`, 400, `more than one JSON value`},
+		{"an empty record", "/web/verify", "application/json", `{"record": ""}`, 200, `"ok":false`},
+		{"a body over the limit", "/web/verify", "application/json", `{"record": "` + strings.Repeat("x", 300<<10) + `"}`, 413, `"code":"ETOOLARGE"`},
+	} {
+		resp, err := http.Post(srv.URL+tc.path, tc.ctype, strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(string(body), tc.want) {
+			t.Errorf("%s: %d %.200s, want %d with %q", tc.name, resp.StatusCode, body, tc.status, tc.want)
+		}
+		if resp.StatusCode >= 400 {
+			var e struct {
+				Error struct{ Code, Message string }
+			}
+			if json.Unmarshal(body, &e) != nil || e.Error.Code == "" || e.Error.Message == "" {
+				t.Errorf("%s: the refusal %s is not {\"error\": {\"code\", \"message\"}}", tc.name, body)
+			}
+		}
+	}
+}
