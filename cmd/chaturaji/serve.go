@@ -17,6 +17,7 @@ import (
 	"github.com/chaturaji/chaturaji/store"
 	_ "github.com/chaturaji/chaturaji/store/postgres"
 	_ "github.com/chaturaji/chaturaji/store/sqlite"
+	"github.com/chaturaji/chaturaji/web"
 )
 
 var serveCommand = &command{
@@ -141,7 +142,7 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, logge
 		srv:   srv,
 		store: st,
 		http: &http.Server{
-			Handler:           srv.Handler(),
+			Handler:           web.Mount(srv.Handler(), web.Options{Logger: logger}),
 			ReadHeaderTimeout: 10 * time.Second,
 			IdleTimeout:       2 * time.Minute,
 			MaxHeaderBytes:    16 << 10,
