@@ -43,6 +43,10 @@ type Config struct {
 	RequestRate  float64
 	RequestBurst int
 
+	// MaxConnsPerAddr caps the WebSockets open at once from one client
+	// address (default 1000).
+	MaxConnsPerAddr int
+
 	// PingInterval is how often a WebSocket is pinged (default 20s);
 	// WriteTimeout bounds one write to a client (default 10s).
 	PingInterval time.Duration
@@ -77,6 +81,7 @@ func (c Config) withDefaults() Config {
 	defInt(&c.MessageBurst, 100)
 	defInt(&c.RequestBurst, 400)
 	defInt(&c.Buffer, 256)
+	defInt(&c.MaxConnsPerAddr, 1000)
 	defInt(&c.MaxLiveGames, 10000)
 	defInt(&c.Recent, 50)
 	if c.MaxMessage <= 0 {

@@ -44,12 +44,18 @@ func newAddrLimiter(rate float64, burst int) *addrLimiter {
 	return &addrLimiter{rate: rate, burst: burst, addrs: make(map[string]*bucket)}
 }
 
-// allow takes a token from the bucket of the request's client address.
-func (l *addrLimiter) allow(r *http.Request, now time.Time) bool {
+// clientAddr returns the address a request comes from, without its port.
+func clientAddr(r *http.Request) string {
 	addr, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		addr = r.RemoteAddr
+		return r.RemoteAddr
 	}
+	return addr
+}
+
+// allow takes a token from the bucket of the request's client address.
+func (l *addrLimiter) allow(r *http.Request, now time.Time) bool {
+	addr := clientAddr(r)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.addrs[addr]
@@ -70,5 +76,37 @@ func (l *addrLimiter) sweep(now time.Time) {
 		if now.Sub(b.last) > full {
 			delete(l.addrs, a)
 		}
+	}
+}
+
+// connCounter counts the WebSockets open from each client address, so
+// that no one address can hold more than its share of the server.
+type connCounter struct {
+	max   int
+	mu    sync.Mutex
+	addrs map[string]int
+}
+
+func newConnCounter(max int) *connCounter {
+	return &connCounter{max: max, addrs: make(map[string]int)}
+}
+
+// open counts one more connection from addr, if it is under the limit.
+func (c *connCounter) open(addr string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.addrs[addr] >= c.max {
+		return false
+	}
+	c.addrs[addr]++
+	return true
+}
+
+// close counts a connection from addr gone.
+func (c *connCounter) close(addr string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.addrs[addr]--; c.addrs[addr] <= 0 {
+		delete(c.addrs, addr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -268,5 +269,38 @@ func TestRequestFlood(t *testing.T) {
 	}
 	if limited < 15 {
 		t.Fatalf("%d of 30 requests limited, want at least 15", limited)
+	}
+}
+
+// TestConnectionLimit checks the cap on WebSockets open from one address:
+// one over it is refused with a JSON ETOOMANY, and a connection closed
+// makes room.
+func TestConnectionLimit(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxConnsPerAddr = 3
+	ts := newTestServer(t, cfg, nil)
+	g := ts.create(fourHumans)
+	var open []*client
+	for range 3 {
+		open = append(open, ts.dial(g.ID, "", 0))
+	}
+	_, err := ts.tryDial(g.ID, "", 0, nil)
+	if de := (*dialError)(nil); !errors.As(err, &de) || de.status != http.StatusTooManyRequests {
+		t.Fatalf("a fourth WebSocket: %v, want status 429", err)
+	}
+	status, body := ts.request("GET", "/api/games/"+g.ID+"/ws", "", "",
+		"Connection", "Upgrade", "Upgrade", "websocket", "Sec-WebSocket-Version", "13", "Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+	wantError(t, status, body, http.StatusTooManyRequests, server.ETOOMANY)
+	open[0].conn.Close(websocket.StatusNormalClosure, "")
+	open[0].closed()
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		c, err := ts.tryDial(g.ID, "", 0, nil)
+		if err == nil {
+			c.conn.CloseNow()
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("no room after a connection closed: %v", err)
+		}
 	}
 }

@@ -26,6 +26,7 @@ type Server struct {
 	cancel   context.CancelFunc
 	botSlots chan struct{}
 	requests *addrLimiter
+	conns    *connCounter                // WebSockets open by client address
 	cop      *http.CrossOriginProtection // nil if any origin is allowed
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
@@ -52,6 +53,7 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		cancel:   cancel,
 		botSlots: make(chan struct{}, cfg.BotWorkers),
 		requests: newAddrLimiter(cfg.RequestRate, cfg.RequestBurst),
+		conns:    newConnCounter(cfg.MaxConnsPerAddr),
 		games:    make(map[string]*live),
 	}
 	s.cop = s.crossOriginProtection()

@@ -81,6 +81,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	addr := clientAddr(r)
+	if !s.conns.open(addr) {
+		s.fail(w, r, Errorf(ETOOMANY, "too many WebSockets open from your address: the limit is %d", s.cfg.MaxConnsPerAddr))
+		return
+	}
+	defer s.conns.close(addr)
 	if !s.track() {
 		s.fail(w, r, Errorf(EUNAVAILABLE, "the server is shutting down"))
 		return

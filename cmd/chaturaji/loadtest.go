@@ -113,9 +113,10 @@ func runLoadtest(e *env, args []string) error {
 		}
 		defer os.RemoveAll(dir)
 		db := filepath.Join(dir, "games.db")
-		// The server's defaults, but for the per-address request limit:
-		// every client of the test comes from one address.
-		cfg := server.Config{RequestRate: 1000, RequestBurst: 5**games + 100}
+		// The server's defaults, but for the per-address limits of
+		// requests and WebSockets: every client of the test comes from one
+		// address.
+		cfg := server.Config{RequestRate: 1000, RequestBurst: 5**games + 100, MaxConnsPerAddr: 4**games + 100}
 		run, err := startServer(ctx, cfg, "sqlite:"+db, "127.0.0.1:0", slog.New(slog.DiscardHandler))
 		if err != nil {
 			return err
