@@ -273,6 +273,9 @@ func (l *live) act(i int, text string, seq int64) error {
 	if p.AwaitingRoll() {
 		return Errorf(EUNAVAILABLE, "the dice are not rolled yet; try again")
 	}
+	if seq > l.seq {
+		return Errorf(EINVALID, "seq %d is past the game's last event, %d", seq, l.seq)
+	}
 	if seq != 0 && seq != l.seq {
 		return Errorf(ECONFLICT, "the game has moved on: its last event is %d, the action was sent after event %d", l.seq, seq)
 	}

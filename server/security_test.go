@@ -77,6 +77,11 @@ func TestRejected(t *testing.T) {
 			tb.south.send(server.Message{Kind: "action", Action: st.Actions[0], Seq: st.Seq - 1})
 			tb.south.wantErrorMsg(server.ECONFLICT)
 		}},
+		{"event number from the future", func(t *testing.T, tb *table) {
+			st := ts.state(tb.game.ID)
+			status, body := ts.request("POST", "/api/games/"+tb.game.ID+"/actions", tb.tokens["South"], `{"action": "`+st.Actions[0]+`", "seq": `+itoa(st.Seq+5)+`}`)
+			wantError(t, status, body, http.StatusBadRequest, server.EINVALID)
+		}},
 		{"spectator cannot act", func(t *testing.T, tb *table) {
 			st := ts.state(tb.game.ID)
 			tb.spectator.send(server.Message{Kind: "action", Action: st.Actions[0]})
