@@ -79,7 +79,7 @@ func (s *Server) crossOriginProtection() *http.CrossOriginProtection {
 		if o == "*" {
 			return nil
 		}
-		if err := cop.AddTrustedOrigin(o); err != nil {
+		if err := cop.AddTrustedOrigin(strings.TrimSuffix(o, "/")); err != nil {
 			s.log.Warn("ignoring origin", "origin", o, "err", err)
 		}
 	}

@@ -329,7 +329,7 @@ func TestShutdownRefuses(t *testing.T) {
 // a browser, where others may not.
 func TestAllowedOrigin(t *testing.T) {
 	cfg := testConfig()
-	cfg.Origins = []string{"https://client.example"}
+	cfg.Origins = []string{"https://client.example/"} // as people write it
 	ts := newTestServer(t, cfg, nil)
 	status, body := ts.request("POST", "/api/games", "", fourHumans, "Origin", "https://client.example", "Sec-Fetch-Site", "cross-site")
 	if status != http.StatusCreated {
