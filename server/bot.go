@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -43,19 +44,32 @@ func (b *bot) choose(ctx context.Context, p *rules.Position, budget ai.Budget) (
 }
 
 // botFor returns seat i's bot, making it when first needed, seeded from the
-// game's seed and the seat.
+// game's seed, the seat and the event number (botSeed).
 func (l *live) botFor(i int, spec string) (*bot, error) {
 	if b := l.bots[i]; b != nil {
 		return b, nil
 	}
-	seed := l.game.Seed()
-	n := binary.BigEndian.Uint64(seed[8*(i%4):]) ^ uint64(l.seq)
-	p, err := ai.New(spec, n)
+	p, err := ai.New(spec, botSeed(l.game.Seed(), i, l.seq))
 	if err != nil {
 		return nil, err
 	}
 	l.bots[i] = &bot{player: p, quick: quickBot(spec)}
 	return l.bots[i], nil
+}
+
+// botSeed returns the seed of the bot made for seat i at event seq: a hash
+// of the game's dice seed, so that a game replays the same, but one from
+// which nothing of the dice seed can be learned. The bots' choices are
+// public and their generators are not cryptographic: seeded with bytes of
+// the dice seed, a watcher able to recover their state would learn the
+// seed and every roll to come.
+func botSeed(seed rules.Seed, i int, seq int64) uint64 {
+	var b [len(rules.Seed{}) + 16]byte
+	copy(b[:], seed[:])
+	binary.BigEndian.PutUint64(b[len(seed):], uint64(i))
+	binary.BigEndian.PutUint64(b[len(seed)+8:], uint64(seq))
+	h := sha256.Sum256(append([]byte("chaturaji bot seed "), b[:]...))
+	return binary.BigEndian.Uint64(h[:8])
 }
 
 // think starts the bot of the seat that decides, if a bot decides and is

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -43,6 +44,31 @@ func TestQuickBot(t *testing.T) {
 	} {
 		if got := quickBot(spec); got != want {
 			t.Errorf("quickBot(%q) = %v, want %v", spec, got, want)
+		}
+	}
+}
+
+// TestBotSeedHidesTheDiceSeed checks that the seeds of a game's bots, which
+// their public choices may give away, show no part of the dice seed, and
+// differ by seat and by event.
+func TestBotSeedHidesTheDiceSeed(t *testing.T) {
+	seed := rules.NewSeed()
+	seen := map[uint64]bool{}
+	for i := range 4 {
+		for _, seq := range []int64{0, 1, 2, 100} {
+			n := botSeed(seed, i, seq)
+			for off := 0; off+8 <= len(seed); off++ {
+				if w := binary.BigEndian.Uint64(seed[off:]); n == w || n == w^uint64(seq) {
+					t.Fatalf("seat %d, event %d: bot seed %x is bytes %d.. of the dice seed", i, seq, n, off)
+				}
+			}
+			if seen[n] {
+				t.Fatalf("seat %d, event %d: bot seed %x used twice", i, seq, n)
+			}
+			seen[n] = true
+			if botSeed(seed, i, seq) != n {
+				t.Fatalf("seat %d, event %d: bot seed not the same twice", i, seq)
+			}
 		}
 	}
 }
