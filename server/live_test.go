@@ -343,3 +343,17 @@ func TestAllowedOrigin(t *testing.T) {
 	status, body = ts.request("POST", "/api/games", "", fourHumans, "Origin", "https://other.example", "Sec-Fetch-Site", "cross-site")
 	wantError(t, status, body, http.StatusForbidden, server.EFORBIDDEN)
 }
+
+// TestStoreDown checks that when the database fails, a new game and an
+// action are refused as unavailable: nothing is acknowledged that is not
+// saved.
+func TestStoreDown(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(fourHumans)
+	st := ts.state(g.ID)
+	ts.store.Close()
+	status, body := ts.request("POST", "/api/games", "", fourHumans)
+	wantError(t, status, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
+	status, body = ts.request("POST", "/api/games/"+g.ID+"/actions", g.Seats[0].Token, `{"action": "`+st.Actions[0]+`"}`)
+	wantError(t, status, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
+}

@@ -300,7 +300,8 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 		c.Seats = append(c.Seats, cs)
 	}
 	if err := s.store.CreateGame(ctx, info); err != nil {
-		return nil, fmt.Errorf("server: creating game: %w", err)
+		s.log.Error("creating game", "game", info.ID, "err", err)
+		return nil, Errorf(EUNAVAILABLE, "the game could not be saved, so it was not created; try again")
 	}
 	l := newLive(s, &replayed{info: cloneGame(info), table: table, game: rules.NewGame(pr, seed)})
 	if !s.start(l) {
