@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/store"
 )
 
 // step plays one random legal action for the seat to act, over HTTP, and
@@ -356,4 +358,42 @@ func TestStoreDown(t *testing.T) {
 	wantError(t, status, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
 	status, body = ts.request("POST", "/api/games/"+g.ID+"/actions", g.Seats[0].Token, `{"action": "`+st.Actions[0]+`"}`)
 	wantError(t, status, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
+}
+
+// TestCreateWhileShuttingDown creates games while the server shuts down:
+// each game is either refused, with nothing stored, or stored with its
+// start and first roll, to go on when the server restarts.
+func TestCreateWhileShuttingDown(t *testing.T) {
+	for round := range 20 {
+		st := openStore(t, "")
+		ts := newTestServer(t, testConfig(), st)
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req, _ := http.NewRequest("POST", ts.URL+"/api/games", strings.NewReader(fourHumans))
+				req.Header.Set("Content-Type", "application/json")
+				if resp, err := http.DefaultClient.Do(req); err == nil {
+					resp.Body.Close()
+				}
+			}()
+		}
+		time.Sleep(time.Duration(round) * 200 * time.Microsecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := ts.srv.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		wg.Wait()
+		games, err := st.Games(context.Background(), store.Filter{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range games {
+			if g.LastEvent < 2 {
+				t.Fatalf("round %d: game %s stored with %d events, not started", round, g.ID, g.LastEvent)
+			}
+		}
+	}
 }

@@ -145,6 +145,25 @@ func (s *Server) start(l *live) bool {
 	return true
 }
 
+// startNew registers a game just stored and runs its loop, even if the
+// server is shutting down: the loop then saves the game's first events
+// and stops with the others. Only create calls it, counted by track, so
+// that Shutdown's wait cannot be over yet.
+func (s *Server) startNew(l *live) {
+	s.mu.Lock()
+	s.games[l.id] = l
+	s.wg.Add(1)
+	if s.closing {
+		close(l.quit)
+	}
+	s.mu.Unlock()
+	s.metrics.gamesLive.Add(1)
+	go func() {
+		defer s.wg.Done()
+		l.run()
+	}()
+}
+
 // remove forgets a game whose loop has stopped.
 func (s *Server) remove(l *live) {
 	s.mu.Lock()
@@ -256,12 +275,15 @@ type CreatedSeat struct {
 // human seat, of which the store keeps only the hash. It returns once the
 // start event and the first roll are saved.
 func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
-	s.mu.Lock()
-	closing, n := s.closing, len(s.games)
-	s.mu.Unlock()
-	if closing {
+	// Shutdown waits for a creation under way: a game once stored starts
+	// (and saves its first events) even if the server stops meanwhile.
+	if !s.track() {
 		return nil, Errorf(EUNAVAILABLE, "the server is shutting down")
 	}
+	defer s.wg.Done()
+	s.mu.Lock()
+	n := len(s.games)
+	s.mu.Unlock()
 	if n >= s.cfg.MaxLiveGames {
 		return nil, Errorf(EUNAVAILABLE, "the server has %d live games, its limit; try again later", n)
 	}
@@ -304,9 +326,7 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 		return nil, Errorf(EUNAVAILABLE, "the game could not be saved, so it was not created; try again")
 	}
 	l := newLive(s, &replayed{info: cloneGame(info), table: table, game: rules.NewGame(pr, seed)})
-	if !s.start(l) {
-		return nil, Errorf(EUNAVAILABLE, "the server is shutting down")
-	}
+	s.startNew(l)
 	s.metrics.gamesTotal.Add(1)
 	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", ng.Seats)
 	l.call(ctx, func() {}) // the loop has saved the start and the first roll
