@@ -356,7 +356,7 @@ func TestStoreDown(t *testing.T) {
 	ts.store.Close()
 	status, body := ts.request("POST", "/api/games", "", fourHumans)
 	wantError(t, status, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
-	status, body = ts.request("POST", "/api/games/"+g.ID+"/actions", g.Seats[0].Token, `{"action": "`+st.Actions[0]+`"}`)
+	status, body = ts.request("POST", "/api/games/"+g.ID+"/actions", tokensOf(g)[st.ToAct], `{"action": "`+st.Actions[0]+`"}`)
 	wantError(t, status, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
 }
 
