@@ -89,7 +89,7 @@ func (l *live) think() {
 	l.cancelBot()
 	b, err := l.botFor(i, spec)
 	if err != nil {
-		l.srv.log.Error("making bot; a random player stands in", "game", l.id, "seat", seat, "spec", spec, "err", err)
+		l.srv.log.Error("making bot; a random player stands in", "game", l.id, "seat", seat.String(), "spec", spec, "err", err)
 		b = &bot{player: ai.NewRandom(rand.Uint64()), quick: true}
 		l.bots[i] = b
 	}
@@ -127,7 +127,7 @@ func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position,
 		return
 	}
 	if err != nil || !p.IsLegal(a) {
-		s.log.Error("bot failed; playing a random action", "game", l.id, "seat", seat, "err", err)
+		s.log.Error("bot failed; playing a random action", "game", l.id, "seat", seat.String(), "err", err)
 		var buf [rules.MaxActions]rules.Action
 		acts := p.Actions(buf[:])
 		if len(acts) == 0 {

@@ -97,7 +97,7 @@ func (l *live) wake() {
 // possible) the server plays a random legal action in its place, the
 // nearest thing to passing the rules have.
 func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
-	l.srv.log.Info("out of time", "game", l.id, "seat", seat, "policy", l.table.OnTimeout)
+	l.srv.log.Info("out of time", "game", l.id, "seat", seat.String(), "policy", l.table.OnTimeout)
 	if l.table.OnTimeout == TimeoutBot {
 		l.takeOver(i, ReasonTimeout, now)
 		return
@@ -124,11 +124,11 @@ func (l *live) takeOver(i int, reason string, now time.Time) {
 	if err := l.commit([]*Event{e}); err != nil {
 		return // reloaded: the seat is the human's again, until the retry
 	}
-	l.srv.log.Info("bot takes seat", "game", l.id, "seat", seat, "bot", player, "reason", reason)
+	l.srv.log.Info("bot takes seat", "game", l.id, "seat", seat.String(), "bot", player, "reason", reason)
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	if err := l.srv.store.UpdateSeat(ctx, l.id, i, l.info.Seats[i]); err != nil {
 		// The seat event is saved, and it is what a reload goes by.
-		l.srv.log.Error("updating seat", "game", l.id, "seat", seat, "err", err)
+		l.srv.log.Error("updating seat", "game", l.id, "seat", seat.String(), "err", err)
 	}
 }

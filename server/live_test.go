@@ -1,8 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -396,4 +398,52 @@ func TestCreateWhileShuttingDown(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLogs checks the structured logs, in JSON as `chaturaji serve
+// --log-json` writes them: a game created, a bot taking an abandoned seat
+// (named as the API names it) and the game over.
+func TestLogs(t *testing.T) {
+	var buf lockedBuffer
+	ts := newTestServerLogged(t, testConfig(), nil, slog.New(slog.NewJSONHandler(&buf, nil)))
+	g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "abandon_ms": 50, "takeover": "random"}`)
+	ts.waitState(g.ID, 30*time.Second, func(s *server.State) bool { return s.Status == "finished" })
+	want := map[string]bool{"game created": false, "bot takes seat": false, "game over": false}
+	for line := range strings.Lines(buf.String()) {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		msg, _ := rec["msg"].(string)
+		if _, ok := want[msg]; !ok || rec["game"] != g.ID {
+			continue
+		}
+		want[msg] = true
+		if msg == "bot takes seat" && (rec["seat"] != "South" || rec["reason"] != server.ReasonAbandoned || rec["bot"] != "bot:random") {
+			t.Errorf("log %s", line)
+		}
+	}
+	for msg, seen := range want {
+		if !seen {
+			t.Errorf("no %q in the log:\n%s", msg, buf.String())
+		}
+	}
+}
+
+// lockedBuffer is a buffer safe for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
