@@ -1,11 +1,13 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/web/webtest"
 )
@@ -334,5 +336,45 @@ func TestDiceInPage(t *testing.T) {
 		if got != want {
 			t.Errorf("seed %s: rolls %s, want %s", seed[:8], got, want)
 		}
+	}
+}
+
+// TestDiceOfEveryPreset checks the page's rolls against the engine's for
+// every preset with dice, martian's second pair and roll-off included.
+func TestDiceOfEveryPreset(t *testing.T) {
+	site := newSite(t)
+	p := newPage(t, 800, 600, false)
+	must(t, p.Go(site.URL+"/rules"))
+	seed, err := rules.ParseSeed("1c999b443da88acf2997f16862008b4ff9ee62473fcbaec4ba395a7730465a41")
+	must(t, err)
+	load := fmt.Sprintf(`const m = await import('/static/js/verify.js'); const seed = new Uint8Array(%q.match(/../g).map(x => parseInt(x, 16)));`, seed.String())
+	for _, name := range rules.Names() {
+		pr, err := rules.Lookup(name)
+		must(t, err)
+		if pr.Die == nil {
+			continue
+		}
+		pairs := 1
+		if pr.Team.Control {
+			pairs = 2
+		}
+		var want []string
+		for n := range uint64(16) {
+			want = append(want, rules.RollFromSeedPairs(seed, pr, n, pairs).String())
+		}
+		faces, _ := json.Marshal(pr.Die.Faces)
+		got := eval[string](t, p, fmt.Sprintf(`(async () => { %s
+			const out = [];
+			for (let n = 0; n < 16; n++) out.push(await m.rollFromSeed(seed, %s, %d, n, %d));
+			return out.join(' ');
+		})()`, load, faces, pr.Dice, pairs))
+		if got != strings.Join(want, " ") {
+			t.Errorf("%s: the page rolls %s, the engine %s", name, got, strings.Join(want, " "))
+		}
+	}
+	first, used := rules.RollOffFromSeed(seed)
+	want := fmt.Sprintf("%d %d", map[rules.Seat]int{rules.South: 1, rules.West: 2}[first], used)
+	if got := eval[string](t, p, `(async () => { `+load+` return (await m.rollOffFromSeed(seed)).join(' '); })()`); got != want {
+		t.Errorf("the page's roll-off gives %s, the engine's %s", got, want)
 	}
 }

@@ -22,13 +22,27 @@ type Preset struct {
 	Start    string       `json:"start"`
 	Options  []OptionInfo `json:"options"`
 	Text     string       `json:"text,omitempty"` // the rules in Markdown (GET /web/rules/{name} only)
+
+	// Partners: two teams of partners sitting opposite, who win or lose
+	// together (team scores are the partners' sum).
+	Partners bool `json:"partners"`
+	// Frozen says when an army is frozen (it keeps its pieces but does not
+	// move): "kingless" when it has no king, "team" when neither partner
+	// has one (chaturaji-teams: a kingless army is commanded by its
+	// partner), "throne" when it has no king and its partner's king is not
+	// on its throne (martian's control), "never" (armies without kings
+	// move on).
+	Frozen string `json:"frozen"`
+	// RollOff: a roll-off decides which team starts (martian); it is the
+	// game's first roll, with no seat, "1" for South's team, "2" for West's.
+	RollOff bool `json:"roll_off"`
 }
 
 // SeatInfo is one seat of a preset.
 type SeatInfo struct {
 	Seat   string `json:"seat"`   // "South"
 	Letter string `json:"letter"` // "b"
-	Colour string `json:"colour"` // "black"
+	Colour string `json:"colour"` // "black", or the preset's own ("blue")
 	Throne string `json:"throne"` // the king's starting square, "" if none
 }
 
@@ -71,13 +85,25 @@ func describePreset(pr *rules.Preset) *Preset {
 	p := &Preset{
 		Name: pr.Name, Title: pr.Title, Source: pr.Source,
 		Goal: "points", Kingless: pr.Kingless, Start: start.String(),
-		Options: []OptionInfo{},
+		Options:  []OptionInfo{},
+		Partners: pr.Team.Partners, RollOff: pr.RollOff, Frozen: "kingless",
+	}
+	switch {
+	case pr.Kingless:
+		p.Frozen = "never"
+	case pr.Team.KinglessPlays:
+		p.Frozen = "team"
+	case pr.Team.Control:
+		p.Frozen = "throne"
 	}
 	if pr.Goal == rules.KingsGoal {
 		p.Goal = "kings"
 	}
 	for _, s := range pr.Seats() {
 		si := SeatInfo{Seat: s.String(), Letter: string(s.Letter()), Colour: colours[s.Letter()]}
+		if c := pr.Colours[s]; c != "" {
+			si.Colour = c
+		}
 		for sq := rules.Square(0); sq < 64; sq++ {
 			if start.At(sq) == rules.MakePiece(s, rules.King) {
 				si.Throne = sq.String()

@@ -5,13 +5,9 @@
 package webtest
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
@@ -41,8 +37,8 @@ func Config() server.Config {
 // binary mounts them. Its address goes through a Proxy, so that a test can
 // cut the network between the browser and the site.
 type Site struct {
+	API           // the server's own address, for the test's own requests
 	URL    string // the address browsers use (through the proxy)
-	Direct string // the server's own address
 	Server *server.Server
 	Store  store.Store
 	Proxy  *Proxy
@@ -67,7 +63,7 @@ func NewSite(dir string, cfg server.Config) (*Site, error) {
 		st.Close()
 		return nil, err
 	}
-	return &Site{URL: "http://" + px.Addr(), Direct: hs.URL, Server: srv, Store: st, Proxy: px, http: hs}, nil
+	return &Site{API: API{Base: hs.URL}, URL: "http://" + px.Addr(), Server: srv, Store: st, Proxy: px, http: hs}, nil
 }
 
 // Close stops the site.
@@ -78,64 +74,6 @@ func (s *Site) Close() {
 	s.Proxy.Close()
 	s.http.Close()
 	s.Store.Close()
-}
-
-// Create starts a game through the API.
-func (s *Site) Create(ng server.NewGame) (*server.Created, error) {
-	var c server.Created
-	if err := s.call("POST", "/api/games", "", ng, &c); err != nil {
-		return nil, err
-	}
-	return &c, nil
-}
-
-// State reads a game's state through the API.
-func (s *Site) State(id string) (*server.State, error) {
-	var st server.State
-	err := s.call("GET", "/api/games/"+id, "", nil, &st)
-	return &st, err
-}
-
-// Act plays an action for the seat that token opens.
-func (s *Site) Act(id, token, action string) error {
-	return s.call("POST", "/api/games/"+id+"/actions", token, server.Message{Action: action}, nil)
-}
-
-func (s *Site) call(method, path, token string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, s.Direct+path, rd)
-	if err != nil {
-		return err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode >= 300 {
-		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, data)
-	}
-	if out != nil {
-		return json.Unmarshal(data, out)
-	}
-	return nil
 }
 
 // Proxy forwards TCP connections to an address, and can cut them all and

@@ -9,7 +9,10 @@
  * @typedef {{name: string, values?: string[], help: string}} OptionDef
  * @typedef {{name: string, title: string, source: string, seats: SeatDef[], order: string[],
  *   pieces: PieceDef[], dice: DiceDef|null, goal: string, kingless: boolean, start: string,
- *   options: OptionDef[], text?: string}} Preset
+ *   options: OptionDef[], text?: string, partners: boolean, frozen: string, roll_off: boolean}} Preset
+ *   partners: two teams, each seat with the seat opposite; frozen: when an
+ *   army is frozen ("kingless", "team", "throne", "never", see web.Preset);
+ *   roll_off: the first roll, with no seat, says which team starts
  * @typedef {{seat: string, player: string, name?: string, online?: boolean}} SeatInfo
  * @typedef {{turn_ms: number, on_timeout: string, abandon_ms: number, takeover: string, auto_pass: boolean}} Table
  * @typedef {{seq?: number, kind: string, at?: string, seat?: string, roll?: string, action?: string,

@@ -2,11 +2,12 @@
 // The board: an SVG drawing of a position, turned so that a chosen seat's
 // army is at the bottom, with the thrones, the last move of every seat, the
 // pieces the roll allows, the legal destinations of the selected piece and a
-// hint arrow; moves are made by click-click or by drag-and-drop.
+// hint arrow; moves are made by click-click or by drag-and-drop, drops
+// (`K@e4`) by a click on one of the squares marked for them.
 
 import { s, h } from './dom.js';
 import { armies, pieceGroup } from './pieces.js';
-import { squareName, parseAction } from './position.js';
+import { squareName, parseAction, seatStatus } from './position.js';
 
 /**
  * @typedef {import('./api.js').Preset} Preset
@@ -88,8 +89,6 @@ export class Board {
     /** @type {Record<string, string>} seat name by colour letter */
     this.seatNames = {};
     for (const st of preset.seats) this.seatNames[st.letter] = st.seat;
-    const royal = preset.pieces.find((p) => p.role === 'king');
-    this.royal = royal ? royal.letter : 'K';
 
     this.svg = /** @type {SVGSVGElement} */ (s('svg', {
       viewBox: `0 0 ${8 * CELL} ${8 * CELL}`, class: 'board', role: 'img',
@@ -173,6 +172,22 @@ export class Board {
     return new Set(this.movesBySource().keys());
   }
 
+  /** @returns {Map<number, string[]>} the legal drops by square */
+  drops() {
+    /** @type {Map<number, string[]>} */
+    const m = new Map();
+    const st = this.state;
+    if (!st || !st.actions) return m;
+    for (const text of st.actions) {
+      const a = parseAction(text);
+      if (a.type !== 'drop') continue;
+      const list = m.get(a.to) || [];
+      list.push(text);
+      m.set(a.to, list);
+    }
+    return m;
+  }
+
   /**
    * targets returns the legal actions from a square, by destination.
    * @param {number} from
@@ -197,12 +212,8 @@ export class Board {
     const { squares, marks, pieces, dots, arrows } = this.layers;
     const pos = st.pos;
     const sources = this.sources();
-    const frozen = new Set();
-    if (!this.preset.kingless) {
-      for (const seat of this.preset.seats) {
-        if (!pos.board.some((p) => p && p.seat === seat.letter && p.letter === this.royal)) frozen.add(seat.letter);
-      }
-    }
+    const drops = st.canAct ? this.drops() : new Map();
+    const frozen = seatStatus(this.preset, pos).frozen;
     this.svg.classList.toggle('can-act', !!st.canAct);
 
     // Squares, with coordinates along the bottom row and the left column.
@@ -297,6 +308,13 @@ export class Board {
           ? s('circle', { cx: x * CELL + 50, cy: y * CELL + 50, r: 44, class: 'dest capture', 'data-square': squareName(to) })
           : s('circle', { cx: x * CELL + 50, cy: y * CELL + 50, r: 14, class: 'dest', 'data-square': squareName(to) }));
       }
+    }
+    for (const [to, list] of drops) {
+      const [x, y] = screenXY(to, this.bottom);
+      const letter = parseAction(list[0]).type === 'drop' ? list[0][0] : '';
+      dt.push(s('g', { class: 'drop-target', 'data-square': squareName(to) },
+        s('circle', { cx: x * CELL + 50, cy: y * CELL + 50, r: 30 }),
+        s('text', { x: x * CELL + 50, y: y * CELL + 59, 'text-anchor': 'middle' }, letter)));
     }
     dots.replaceChildren(...dt);
 
@@ -424,6 +442,13 @@ export class Board {
   click(sq) {
     const st = this.state;
     if (!st) return;
+    const drop = st.canAct ? this.drops().get(sq) : undefined;
+    if (drop && !(this.selected >= 0 && this.targets(this.selected).has(sq))) {
+      this.selected = -1;
+      this.draw();
+      this.play(drop);
+      return;
+    }
     if (this.selected >= 0) {
       if (this.targets(this.selected).has(sq)) {
         this.tryMove(this.selected, sq);
@@ -474,6 +499,15 @@ export class Board {
       this.onRefuse(`Illegal move: the ${name} on ${squareName(from)} cannot go to ${squareName(to)}.`);
       return;
     }
+    this.play(options);
+  }
+
+  /**
+   * play plays one of the actions that reach a square, asking which if
+   * there are several (promotions, drops of different pieces).
+   * @param {string[]} options
+   */
+  async play(options) {
     let action = options[0];
     if (options.length > 1) {
       const chosen = await this.choose(options);
@@ -491,11 +525,12 @@ export class Board {
   choose(options) {
     return new Promise((resolve) => {
       const done = (/** @type {string|null} */ v) => { this.hideChooser(); resolve(v); };
+      const drop = parseAction(options[0]).type === 'drop';
       const buttons = options.map((o) => {
-        const letter = o.split('=')[1] || '';
+        const letter = drop ? o[0] : o.split('=')[1] || '';
         return h('button', { type: 'button', onclick: () => done(o) }, `${this.names[letter] || letter} (${letter})`);
       });
-      this.chooser.replaceChildren(h('p', {}, 'Promote to:'), ...buttons, h('button', { type: 'button', class: 'quiet', onclick: () => done(null) }, 'Cancel'));
+      this.chooser.replaceChildren(h('p', {}, drop ? 'Drop which piece?' : 'Promote to:'), ...buttons, h('button', { type: 'button', class: 'quiet', onclick: () => done(null) }, 'Cancel'));
       this.chooser.hidden = false;
       /** @type {HTMLElement} */ (buttons[0]).focus();
     });

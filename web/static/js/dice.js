@@ -5,6 +5,7 @@
 
 import { h, s } from './dom.js';
 import { kindIcon } from './pieces.js';
+import { splitRoll } from './decisions.js';
 
 /** Pip positions of each face, in a 100 x 100 die. */
 const pips = {
@@ -42,10 +43,12 @@ export class Dice {
   }
 
   /**
-   * show draws the roll of a seat: `rolled` the faces rolled ("25"),
-   * `left` the faces not used yet; animate tumbles the dice first.
-   * @param {{seat: string, rolled: string, left: string, animate: boolean}} r
-   *   seat: the colour letter of the roller
+   * show draws the roll of a seat: `rolled` the faces rolled ("25"; with
+   * martian's second pair "13/24"), `left` the faces not used yet; animate
+   * tumbles the dice first.
+   * @param {{seat: string, rolled: string, left: string, animate: boolean, control?: string, note?: string}} r
+   *   seat: the colour letter of the roller; control: that of the army the
+   *   second pair moves; note: a roll that is no seat's dice (the roll-off)
    */
   show(r) {
     const d = this.preset.dice;
@@ -54,42 +57,61 @@ export class Dice {
       this.host.replaceChildren(h('p', { class: 'dice-note' }, 'No dice in this game: any piece may move.'));
       return;
     }
+    if (r.note) {
+      this.host.replaceChildren(h('p', { class: 'dice-note' }, r.note));
+      return;
+    }
     if (!r.rolled || r.rolled === '-') {
       this.host.replaceChildren(h('p', { class: 'dice-note' }, 'Waiting for the roll…'));
       return;
     }
     const long = d.die === 'long';
-    const faces = [...r.rolled].map(Number);
-    const left = [...(r.left === '-' ? '' : r.left)];
-    const els = faces.map((f) => {
-      const i = left.indexOf(String(f));
-      const used = i < 0;
-      if (!used) left.splice(i, 1);
-      const word = d.words[String(f)] || '';
-      const letters = d.kinds[String(f)] || '';
-      return h('div', { class: ['die-box', used && 'used'], 'data-face': f },
-        dieFace(f, long),
-        h('div', { class: 'die-kinds' },
-          ...[...letters].map((l) => kindIcon(r.seat, this.roles[l] || 'pawn', l, 28))),
-        h('div', { class: 'die-word' }, letters ? word : 'no piece'));
-    });
+    const rolled = splitRoll(r.rolled), left = splitRoll(r.left);
+    /** @type {number[]} */
+    const faces = [];
+    /**
+     * @param {string} roll
+     * @param {string} unused
+     * @param {string} seat
+     */
+    const boxes = (roll, unused, seat) => {
+      const rest = [...unused];
+      return [...roll].map(Number).map((f) => {
+        faces.push(f);
+        const i = rest.indexOf(String(f));
+        const used = i < 0;
+        if (!used) rest.splice(i, 1);
+        const word = d.words[String(f)] || '';
+        const letters = d.kinds[String(f)] || '';
+        return h('div', { class: ['die-box', used && 'used'], 'data-face': f, 'data-seat': seat },
+          dieFace(f, long),
+          h('div', { class: 'die-kinds' },
+            ...[...letters].map((l) => kindIcon(seat, this.roles[l] || 'pawn', l, 28))),
+          h('div', { class: 'die-word' }, letters ? word : 'no piece'));
+      });
+    };
+    const els = boxes(rolled.own, left.own, r.seat);
+    if (rolled.control) {
+      const ctrl = r.control || r.seat;
+      els.push(h('div', { class: 'dice-pair-note' }, 'and for the army it controls:'), ...boxes(rolled.control, left.control, ctrl));
+    }
     this.host.replaceChildren(...els);
     const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     if (!r.animate || reduce) return;
     // Tumble: show random faces for a moment, then settle on the roll.
-    const boxes = [...this.host.querySelectorAll('.die-box')];
-    boxes.forEach((b) => b.classList.add('rolling'));
+    const all = [...this.host.querySelectorAll('.die-box')];
+    all.forEach((b) => b.classList.add('rolling'));
     let n = 0;
     this.timer = window.setInterval(() => {
       n++;
-      boxes.forEach((b, i) => {
+      all.forEach((b, i) => {
         const f = n >= 8 ? faces[i] : d.faces[Math.floor(Math.random() * d.faces.length)];
         const old = b.querySelector('svg.die');
         if (old) old.replaceWith(dieFace(f, long));
       });
       if (n >= 8) {
         clearInterval(this.timer);
-        boxes.forEach((b) => b.classList.remove('rolling'));
+        all.forEach((b) => b.classList.remove('rolling'));
       }
     }, 70);
   }

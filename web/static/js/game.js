@@ -9,8 +9,9 @@ import { Seats } from './seats.js';
 import { MoveList } from './movelist.js';
 import { Analysis } from './analysis.js';
 import { Connection } from './connection.js';
-import { armyBadge } from './pieces.js';
-import { parsePosition, parseAction, hasKing, ordinal } from './position.js';
+import { armyBadge, paint } from './pieces.js';
+import { parsePosition, parseAction, parseExtra, seatStatus, ordinal } from './position.js';
+import { label, pending, rollOffText, splitRoll } from './decisions.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -57,7 +58,6 @@ class GamePage {
     this.letter = Object.fromEntries(preset.seats.map((s) => [s.seat, s.letter]));
     /** @type {Record<string,string>} seat name by colour letter */
     this.seatOf = Object.fromEntries(preset.seats.map((s) => [s.letter, s.seat]));
-    this.royal = (preset.pieces.find((p) => p.role === 'king') || { letter: 'K' }).letter;
 
     // The game as the events tell it.
     /** @type {SeatInfo[]} */
@@ -74,8 +74,8 @@ class GamePage {
     this.actions = [];
     this.deadline = '';
     this.status = st.status;
-    /** @type {{seat: string, roll: string}} colour letter and faces of the last roll */
-    this.lastRoll = { seat: '', roll: '' };
+    /** @type {{seat: string, roll: string, note: string}} colour letter and faces of the last roll; note: a roll-off */
+    this.lastRoll = { seat: '', roll: '', note: '' };
     /** @type {Record<string, {from: number, to: number}>} */
     this.lastMoves = {};
     this.latest = '';
@@ -98,6 +98,7 @@ class GamePage {
 
     document.title = `Chaturaji · ${preset.name} · ${id}`;
     replace(byId('game-title'), h('a', { href: `/rules/${encodeURIComponent(preset.name)}`, title: 'the rules of this game' }, preset.name));
+    paint(preset);
     this.board = new Board(byId('board'), preset);
     this.board.onAction = (a) => this.send(a);
     this.board.onRefuse = (m) => this.say(m, 'error');
@@ -152,7 +153,12 @@ class GamePage {
         if (e.table) this.table = e.table;
         break;
       case 'roll':
-        this.lastRoll = { seat: this.letter[e.seat || ''] || '', roll: e.roll || '' };
+        if (!e.seat) { // martian's roll-off: which team starts
+          this.lastRoll = { seat: '', roll: '', note: rollOffText(this.preset, e.roll || '') };
+          this.turns.push({ seat: '', roll: '', actions: [], step: e.seq || 0, note: this.lastRoll.note });
+          break;
+        }
+        this.lastRoll = { seat: this.letter[e.seat] || '', roll: e.roll || '', note: '' };
         this.turns.push({ seat: this.lastRoll.seat, roll: e.roll || '', actions: [], step: e.seq || 0 });
         if (live) this.animateDice = true;
         break;
@@ -228,23 +234,24 @@ class GamePage {
       lastMoves: this.lastMoves, latest: this.latest, hint: this.hint, animate: this.animateMove,
     });
     this.animateMove = null;
-    if (this.lastRoll.seat || !pr.dice) {
-      const left = this.toAct && this.letter[this.toAct] === this.lastRoll.seat ? this.dice : '-';
+    if (this.lastRoll.seat || this.lastRoll.note || !pr.dice) {
+      const turn = this.pos.seat;
+      const left = turn === this.lastRoll.seat ? this.dice : '-';
       const key = `${this.turns.length}:${left}`;
       if (key !== this.diceKey) {
         this.diceKey = key;
-        this.diceView.show({ seat: this.lastRoll.seat, rolled: this.lastRoll.roll, left, animate: this.animateDice });
+        this.diceView.show({
+          seat: this.lastRoll.seat, rolled: this.lastRoll.roll, left, animate: this.animateDice,
+          control: parseExtra(this.pos.extra).control, note: this.lastRoll.note,
+        });
       }
       this.animateDice = false;
     }
-    const frozen = new Set(), out = new Set();
-    for (const s of pr.seats) {
-      if (!this.pos.board.some((p) => p && p.seat === s.letter)) out.add(s.letter);
-      else if (!pr.kingless && !hasKing(this.pos, s.letter, this.royal)) frozen.add(s.letter);
-    }
+    const status = seatStatus(pr, this.pos);
     this.seatsView.render({
       seats: this.seats, scores: this.scores, ranks: this.end ? this.end.ranks || null : null,
-      toAct: this.toAct, frozen, out, held: this.held, deadline: this.deadline, over: this.status !== 'live',
+      toAct: this.toAct, frozen: status.frozen, out: status.out, held: this.held, deadline: this.deadline,
+      over: this.status !== 'live', team: status.team, commands: status.commands,
     });
     this.moveList.render(this.turns);
     this.renderTurn(canAct);
@@ -275,17 +282,23 @@ class GamePage {
     const letter = this.letter[this.toAct];
     const info = this.seats.find((s) => s.seat === this.toAct);
     const d = this.preset.dice;
-    const faces = this.dice !== '-' ? [...this.dice] : [];
+    // The dice are the decider's own only on its own turn.
+    const rolledByDecider = this.pos.seat === letter && this.dice !== '-';
+    const faces = rolledByDecider ? [...splitRoll(this.dice).own] : [];
     const words = d ? faces.map((f) => `${f}: ${d.words[f] || 'no piece'}`).join(', ') : '';
+    const decision = pending(this.preset, this.pos.extra, this.actions, canAct, letter);
+    const moves = this.actions.some((a) => parseAction(a).type === 'move');
     const onlyPass = this.actions.length === 1 && this.actions[0] === 'pass';
     let what;
     if (canAct) {
       what = [h('strong', {}, `Your turn, ${this.toAct}`),
-        d ? ` — you rolled ${words}. ` : '. ',
-        onlyPass ? 'No piece of that kind can move: pass.' : 'Click or drag a highlighted piece.'];
+        h('span', { class: 'turn-detail' },
+          words && !decision ? `you rolled ${words}. ` : '',
+          decision || (onlyPass ? 'No piece of that kind can move: pass.' : moves ? 'Click or drag a highlighted piece.' : 'Choose an action.'))];
     } else {
       const who = info ? (info.name || api.playerLabel(info.player)) : '';
-      what = [h('strong', {}, `${this.toAct} to move`), ` (${who})`, d && faces.length ? ` — rolled ${words}.` : '.'];
+      what = [h('strong', {}, `${this.toAct} to ${decision ? 'decide' : 'move'}`), ` (${who})`,
+        h('span', { class: 'turn-detail' }, decision || (words ? `rolled ${words}.` : ''))];
     }
     replace(el, armyBadge(letter, 22), ' ', ...what);
     el.className = `turn-banner${canAct ? ' mine' : ''}`;
@@ -295,22 +308,21 @@ class GamePage {
   renderActions(canAct) {
     const box = byId('actions');
     const others = canAct ? this.actions.filter((a) => parseAction(a).type === 'other') : [];
-    const labels = { pass: 'Pass', retire: 'Retire the king', propose: 'Propose an exchange', waive: 'Waive', accept: 'Accept', decline: 'Decline' };
     const buttons = [];
     for (const name of ['pass', 'retire']) {
       if (name === 'retire' && !others.includes('retire')) continue;
       buttons.push(h('button', {
-        type: 'button', id: `act-${name}`, class: name === 'retire' ? 'danger' : '', disabled: !others.includes(name),
-        onclick: () => this.confirmSend(name),
-      }, labels[name]));
+        type: 'button', id: `act-${name}`, class: name === 'retire' ? 'danger' : 'secondary', disabled: !others.includes(name),
+        'data-action': name, onclick: () => this.confirmSend(name),
+      }, label(name)));
     }
     for (const a of others) {
       if (a === 'pass' || a === 'retire') continue;
-      buttons.push(h('button', { type: 'button', 'data-action': a, onclick: () => this.send(a) }, labels[/** @type {keyof labels} */ (a)] || a));
+      buttons.push(h('button', { type: 'button', class: 'decision', 'data-action': a, onclick: () => this.send(a) }, label(a)));
     }
     replace(box, ...buttons);
     const sel = /** @type {HTMLSelectElement} */ (byId('move-select'));
-    const moves = canAct ? this.actions.filter((a) => parseAction(a).type === 'move') : [];
+    const moves = canAct ? this.actions.filter((a) => parseAction(a).type !== 'other') : [];
     const keep = sel.value;
     replace(sel, ...(moves.length ? moves.map((m) => h('option', { value: m }, m)) : [h('option', { value: '' }, canAct ? 'no move' : '—')]));
     if (moves.includes(keep)) sel.value = keep;

@@ -7,8 +7,9 @@ import { h, replace } from './dom.js';
 import { armyBadge } from './pieces.js';
 
 /**
- * @typedef {{seat: string, roll: string, actions: {text: string, step: number}[], step: number}} TurnLine
- *   seat: colour letter; step: the replay step of the roll (or first action)
+ * @typedef {{seat: string, roll: string, actions: {text: string, step: number}[], step: number, note?: string}} TurnLine
+ *   seat: colour letter; step: the replay step of the roll (or first action);
+ *   note: a line that is no seat's turn (martian's roll-off)
  */
 
 export class MoveList {
@@ -32,6 +33,12 @@ export class MoveList {
    */
   render(turns, current = -1) {
     const items = turns.map((t, n) => {
+      if (t.note) {
+        return h('li', { class: 'move-line note', 'data-turn': n + 1 },
+          this.onPick
+            ? h('button', { type: 'button', class: ['move-act', t.step === current && 'current'], onclick: () => this.onPick && this.onPick(t.step) }, t.note)
+            : h('span', { class: 'move-act' }, t.note));
+      }
       const acts = t.actions.length ? t.actions : [];
       return h('li', { class: 'move-line', 'data-turn': n + 1 },
         h('span', { class: 'move-no' }, String(n + 1)),

@@ -10,13 +10,44 @@ import { s } from './dom.js';
  * @typedef {{name: string, fill: string, stroke: string, ink: string, shape: string}} Army
  */
 
+/** The colours an army may have, by name (web.SeatInfo's colour). */
+const palette = {
+  black: { fill: '#2a2c30', stroke: '#000000', ink: '#f6f1e4' },
+  yellow: { fill: '#f2c230', stroke: '#6b5200', ink: '#2b2200' },
+  green: { fill: '#1f8a50', stroke: '#0a3b20', ink: '#f4fff7' },
+  red: { fill: '#d43a30', stroke: '#5c0e09', ink: '#fff6f3' },
+  blue: { fill: '#2f62c8', stroke: '#0d275e', ink: '#f2f6ff' },
+};
+
+/** Each seat's token shape, by colour letter: it never changes with the colours. */
+const shapes = { b: 'circle', y: 'square', g: 'hexagon', r: 'diamond' };
+
+/**
+ * army makes the look of a seat's army in a colour.
+ * @param {string} letter the seat's colour letter
+ * @param {string} colour a colour of the palette
+ * @returns {Army}
+ */
+function army(letter, colour) {
+  const c = palette[/** @type {keyof palette} */ (colour)] || palette.black;
+  return { name: colour[0].toUpperCase() + colour.slice(1), ...c, shape: shapes[/** @type {keyof shapes} */ (letter)] || 'circle' };
+}
+
 /** @type {Record<string, Army>} armies by colour letter */
 export const armies = {
-  b: { name: 'Black', fill: '#2a2c30', stroke: '#000000', ink: '#f6f1e4', shape: 'circle' },
-  y: { name: 'Yellow', fill: '#f2c230', stroke: '#6b5200', ink: '#2b2200', shape: 'square' },
-  g: { name: 'Green', fill: '#1f8a50', stroke: '#0a3b20', ink: '#f4fff7', shape: 'hexagon' },
-  r: { name: 'Red', fill: '#d43a30', stroke: '#5c0e09', ink: '#fff6f3', shape: 'diamond' },
+  b: army('b', 'black'), y: army('y', 'yellow'), g: army('g', 'green'), r: army('r', 'red'),
 };
+
+/**
+ * paint gives the armies the colours a preset shows them in (martian's
+ * South is blue); the shapes stay. A page calls it once, before drawing.
+ * @param {{seats: {letter: string, colour: string}[]}} preset
+ */
+export function paint(preset) {
+  for (const s of preset.seats) {
+    if (palette[/** @type {keyof palette} */ (s.colour)]) armies[s.letter] = army(s.letter, s.colour);
+  }
+}
 
 /** Glyphs of the kinds of piece, by role, in a 100 x 100 cell. */
 const glyphs = {

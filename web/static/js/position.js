@@ -6,6 +6,7 @@
  * @typedef {{board: (Piece|null)[], seat: string, dice: string, scores: number[], clock: number,
  *   extra: string}} Position   board: by square index, a1 = 0 .. h8 = 63
  * @typedef {{type: 'move', text: string, from: number, to: number, promo: string}
+ *   | {type: 'drop', text: string, letter: string, to: number}
  *   | {type: 'other', text: string}} Action
  */
 
@@ -55,15 +56,88 @@ export function parsePosition(text) {
 }
 
 /**
- * parseAction reads an action: a move `d2d3`, `a7a8=H`, or anything else
- * (`pass`, `retire`, decisions, drops).
+ * parseAction reads an action: a move `d2d3`, `a7a8=H`, a drop `K@e4`, or
+ * anything else (`pass`, `retire`, decisions such as `propose`).
  * @param {string} text
  * @returns {Action}
  */
 export function parseAction(text) {
   const m = text.match(/^([a-h][1-8])([a-h][1-8])(?:=([A-Z]))?$/);
-  if (!m) return { type: 'other', text };
-  return { type: 'move', text, from: parseSquare(m[1]), to: parseSquare(m[2]), promo: m[3] || '' };
+  if (m) return { type: 'move', text, from: parseSquare(m[1]), to: parseSquare(m[2]), promo: m[3] || '' };
+  const d = text.match(/^([A-Z])@([a-h][1-8])$/);
+  if (d) return { type: 'drop', text, letter: d[1], to: parseSquare(d[2]) };
+  return { type: 'other', text };
+}
+
+/**
+ * parseExtra reads a position's extra field (`command=b;turn=r`) into its
+ * keys and values.
+ * @param {string} extra
+ * @returns {Record<string, string>}
+ */
+export function parseExtra(extra) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const pair of extra ? extra.split(';') : []) {
+    const i = pair.indexOf('=');
+    if (i > 0) out[pair.slice(0, i)] = pair.slice(i + 1);
+  }
+  return out;
+}
+
+/**
+ * @typedef {{frozen: Set<string>, out: Set<string>, commands: Set<string>, team: Record<string, number>}} SeatStatus
+ *   by colour letter: frozen armies, armies with no piece left, seats that
+ *   command their partner's army; team: each seat's team score (points
+ *   presets with partners)
+ */
+
+/**
+ * seatStatus works out, from a position, which armies are frozen or out
+ * under a preset's rules, who commands, and the team scores.
+ * @param {import('./api.js').Preset} preset
+ * @param {Position} pos
+ * @returns {SeatStatus}
+ */
+export function seatStatus(preset, pos) {
+  const royal = (preset.pieces.find((p) => p.role === 'king') || { letter: 'K' }).letter;
+  const letters = preset.seats.map((s) => s.letter);
+  const partner = (/** @type {string} */ l) => preset.partners && letters.length === 4 ? letters[(letters.indexOf(l) + 2) % 4] : '';
+  const king = (/** @type {string} */ l) => hasKing(pos, l, royal);
+  /** @type {SeatStatus} */
+  const st = { frozen: new Set(), out: new Set(), commands: new Set(), team: {} };
+  for (const s of preset.seats) {
+    const l = s.letter;
+    if (!pos.board.some((p) => p && p.seat === l)) {
+      st.out.add(l);
+      continue;
+    }
+    if (king(l)) continue;
+    const mate = partner(l);
+    switch (preset.frozen) {
+      case 'never':
+        break;
+      case 'team':
+        if (!mate || !king(mate)) st.frozen.add(l);
+        break;
+      case 'throne': {
+        const t = parseSquare(s.throne || '');
+        const on = t >= 0 ? pos.board[t] : null;
+        if (!(on && on.seat === mate && on.letter === royal)) st.frozen.add(l);
+        break;
+      }
+      default:
+        st.frozen.add(l);
+    }
+  }
+  for (const l of parseExtra(pos.extra).command || '') st.commands.add(l);
+  if (preset.partners) {
+    preset.seats.forEach((s, i) => {
+      const j = letters.indexOf(partner(s.letter));
+      st.team[s.letter] = (pos.scores[i] || 0) + (j >= 0 ? pos.scores[j] || 0 : 0);
+    });
+  }
+  return st;
 }
 
 /**

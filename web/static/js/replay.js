@@ -10,8 +10,9 @@ import { Dice } from './dice.js';
 import { Seats } from './seats.js';
 import { MoveList } from './movelist.js';
 import { Analysis } from './analysis.js';
-import { armyBadge } from './pieces.js';
-import { parsePosition, parseAction, hasKing } from './position.js';
+import { armyBadge, paint } from './pieces.js';
+import { parsePosition, parseAction, parseExtra, seatStatus } from './position.js';
+import { rollOffText } from './decisions.js';
 import { verifyDice } from './verify.js';
 
 /**
@@ -47,7 +48,6 @@ class Replay {
     this.preset = preset;
     this.st = st;
     this.letter = Object.fromEntries(preset.seats.map((s) => [s.seat, s.letter]));
-    this.royal = (preset.pieces.find((p) => p.role === 'king') || { letter: 'K' }).letter;
     /** @type {GameEvent[]} the steps: the start, then every roll and action */
     this.steps = evs.filter((e) => e.position && (e.kind === 'start' || e.kind === 'roll' || e.kind === 'action'));
     this.end = evs.find((e) => e.kind === 'end') || null;
@@ -57,7 +57,8 @@ class Replay {
     this.turns = [];
     this.steps.forEach((e, i) => {
       const letter = this.letter[e.seat || ''] || '';
-      if (e.kind === 'roll') this.turns.push({ seat: letter, roll: e.roll || '', actions: [], step: i });
+      if (e.kind === 'roll' && !e.seat) this.turns.push({ seat: '', roll: '', actions: [], step: i, note: rollOffText(preset, e.roll || '') });
+      else if (e.kind === 'roll') this.turns.push({ seat: letter, roll: e.roll || '', actions: [], step: i });
       if (e.kind === 'action') {
         const last = this.turns[this.turns.length - 1];
         if (!preset.dice || !last || last.seat !== letter) this.turns.push({ seat: letter, roll: '-', actions: [], step: i });
@@ -70,6 +71,7 @@ class Replay {
 
     document.title = `Replay ${id} · Chaturaji`;
     replace(byId('game-title'), h('a', { href: `/rules/${encodeURIComponent(preset.name)}` }, preset.name));
+    paint(preset);
     this.board = new Board(byId('board'), preset);
     this.dice = new Dice(byId('dice'), preset);
     this.seatsView = new Seats(byId('seats'), preset);
@@ -154,10 +156,12 @@ class Replay {
     /** @type {Record<string, {from: number, to: number}>} */
     const lastMoves = {};
     let latest = '';
-    let roll = { seat: '', roll: '' };
+    let roll = { seat: '', roll: '', note: '' };
     for (let i = 0; i <= this.step; i++) {
       const s = this.steps[i];
-      if (s.kind === 'roll') roll = { seat: this.letter[s.seat || ''], roll: s.roll || '' };
+      if (s.kind === 'roll') {
+        roll = s.seat ? { seat: this.letter[s.seat], roll: s.roll || '', note: '' } : { seat: '', roll: '', note: rollOffText(pr, s.roll || '') };
+      }
       if (s.kind === 'action') {
         const a = parseAction(s.action || '');
         if (a.type === 'move') {
@@ -177,23 +181,20 @@ class Replay {
       if (a.type === 'move') hint = { from: a.from, to: a.to };
     }
     this.board.render({ pos, actions: e.actions || [], canAct: false, lastMoves, latest, hint });
-    const left = e.to_act && this.letter[e.to_act] === roll.seat ? (e.dice || '-') : '-';
-    this.dice.show({ seat: roll.seat, rolled: roll.roll, left, animate: false });
-    const frozen = new Set(), out = new Set();
-    for (const s of pr.seats) {
-      if (!pos.board.some((p) => p && p.seat === s.letter)) out.add(s.letter);
-      else if (!pr.kingless && !hasKing(pos, s.letter, this.royal)) frozen.add(s.letter);
-    }
+    const left = pos.seat === roll.seat ? (e.dice || '-') : '-';
+    this.dice.show({ seat: roll.seat, rolled: roll.roll, left, animate: false, control: parseExtra(pos.extra).control, note: roll.note });
+    const status = seatStatus(pr, pos);
     const atEnd = this.step === this.steps.length - 1 && this.end;
     this.seatsView.render({
       seats: this.seats, scores: e.scores || pos.scores, ranks: atEnd && this.end ? this.end.ranks || null : null,
-      toAct: e.to_act || '', frozen, out, held: new Set(), deadline: '', over: !!atEnd,
+      toAct: e.to_act || '', frozen: status.frozen, out: status.out, held: new Set(), deadline: '', over: !!atEnd,
+      team: status.team, commands: status.commands,
     });
     this.moves.render(this.turns, this.step);
     /** @type {HTMLInputElement} */ (byId('slider')).value = String(this.step);
     byId('step-label').textContent = `${this.step} / ${this.steps.length - 1}`;
     const what = e.kind === 'start' ? 'Start position'
-      : e.kind === 'roll' ? `${e.seat} rolled ${e.roll}` : `${e.seat} played ${e.action}`;
+      : e.kind === 'roll' ? (e.seat ? `${e.seat} rolled ${e.roll}` : roll.note) : `${e.seat} played ${e.action}`;
     replace(byId('turn'), e.seat ? armyBadge(this.letter[e.seat], 22) : '', ' ', h('strong', {}, what),
       atEnd && this.end ? ` — game over: ${this.end.end}` : '');
     document.body.dataset.step = String(this.step);
@@ -212,6 +213,7 @@ class Replay {
         gameId: id, seed: this.st.seed || '', seedHash: this.st.seed_hash,
         faces: d ? d.faces : [], count: d ? d.count : 0,
         rolls: this.steps.filter((e) => e.kind === 'roll').map((e) => e.roll || ''),
+        rollOff: this.preset.roll_off,
       });
       out.className = `verify-result small ${v.ok ? 'ok' : 'bad'}`;
       out.textContent = v.ok

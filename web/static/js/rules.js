@@ -6,7 +6,7 @@ import * as api from './api.js';
 import { h, byId, replace } from './dom.js';
 import { render } from './markdown.js';
 import { Board } from './board.js';
-import { armyBadge, armies } from './pieces.js';
+import { armyBadge, armies, paint } from './pieces.js';
 import { parsePosition } from './position.js';
 
 async function main() {
@@ -18,6 +18,7 @@ async function main() {
     return;
   }
   document.title = `${pr.name} · Rules · Chaturaji`;
+  paint(pr);
   const text = byId('rules-text');
   text.replaceChildren(render(pr.text || ''));
   const board = h('div', { class: 'board-host' });

@@ -12,8 +12,9 @@ import { ordinal } from './position.js';
  * @typedef {import('./api.js').SeatInfo} SeatInfo
  * @typedef {{seats: SeatInfo[], scores: number[], ranks: number[]|null, toAct: string,
  *   frozen: Set<string>, out: Set<string>, held: Set<string>, deadline: string,
- *   over: boolean}} SeatsState
- *   seats, scores and ranks in seat order; frozen, out by colour letter; held by seat name
+ *   over: boolean, team?: Record<string, number>, commands?: Set<string>}} SeatsState
+ *   seats, scores and ranks in seat order; frozen, out, commands by colour
+ *   letter; held by seat name; team: each seat's team score, by colour letter
  */
 
 export class Seats {
@@ -43,6 +44,7 @@ export class Seats {
       const rank = st.ranks ? st.ranks[i] : 0;
       const you = st.held.has(name);
       const who = info.name ? `${info.name} (${playerLabel(info.player)})` : playerLabel(info.player);
+      const commands = st.commands && st.commands.has(def.letter);
       return h('li', {
         class: ['seat', toAct && 'to-act', (frozen || out) && 'frozen', you && 'you'],
         'data-seat': name, 'aria-current': toAct ? 'true' : null,
@@ -53,13 +55,32 @@ export class Seats {
         h('span', { class: 'seat-name' }, `${name}`, h('span', { class: 'colour-name' }, ` · ${armies[def.letter].name}`)),
         h('span', { class: 'seat-player' }, you ? h('span', { class: 'you-tag' }, 'you') : null,
           info.online === true ? h('span', { class: 'online', title: 'connected' }, '● ') : info.online === false ? h('span', { class: 'offline', title: 'not connected' }, '○ ') : null,
-          who, frozen ? ' · frozen' : out ? ' · out' : '')),
+          who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '')),
       h('span', { class: 'seat-clock', 'data-clock': toAct && st.deadline ? st.deadline : '' }),
       h('span', { class: 'seat-score', title: 'score' }, pr.goal === 'points' ? String(st.scores[i] ?? 0) : ''),
       h('span', { class: ['seat-rank', rank === 1 && 'first'], title: 'rank' }, rank ? ordinal(rank) : ''));
     });
-    replace(this.host, h('h2', { class: 'panel-title' }, 'Turn order'), h('ol', { class: 'seat-list' }, ...rows));
+    replace(this.host, h('h2', { class: 'panel-title' }, 'Turn order'), h('ol', { class: 'seat-list' }, ...rows), this.teams(st));
     this.tick();
+  }
+
+  /**
+   * teams shows the two teams of a partnership preset, with their scores
+   * in points presets.
+   * @param {SeatsState} st
+   */
+  teams(st) {
+    const pr = this.preset;
+    if (!pr.partners || pr.seats.length !== 4) return null;
+    const points = pr.goal === 'points';
+    const team = (/** @type {number} */ i) => {
+      const a = pr.seats[i], b = pr.seats[i + 2];
+      return h('li', { class: 'team', 'data-team': a.letter + b.letter },
+        armyBadge(a.letter, 18), armyBadge(b.letter, 18),
+        h('span', { class: 'team-name' }, `${a.seat} & ${b.seat}`),
+        points ? h('span', { class: 'team-score', title: 'team score' }, String(st.team ? st.team[a.letter] ?? 0 : 0)) : null);
+    };
+    return h('ul', { class: 'team-list', 'aria-label': 'Teams' }, team(0), team(1));
   }
 
   /** tick counts down the clock of the seat to act. */

@@ -22,14 +22,14 @@ function toHex(buf) {
 }
 
 /**
- * rollFromSeed is rules.RollFromSeed: roll number n of a preset's dice
- * under a seed, its faces ascending and unseparated ("25").
+ * seedFaces is rules' seedFaces: the faces of dice 0..count-1 of roll n
+ * under a seed, in die order.
  * @param {Uint8Array} seed 32 bytes
  * @param {number[]} faces the die's faces, ascending
- * @param {number} count dice a turn
+ * @param {number} count
  * @param {number} n
  */
-export async function rollFromSeed(seed, faces, count, n) {
+async function seedFaces(seed, faces, count, n) {
   const k = BigInt(faces.length);
   const limit = (1n << 64n) - ((1n << 64n) % k);
   const out = [];
@@ -47,7 +47,41 @@ export async function rollFromSeed(seed, faces, count, n) {
     }
     out.push(faces[Number(v % k)]);
   }
-  return out.sort((a, b) => a - b).join('');
+  return out;
+}
+
+/** @param {number[]} f */
+const sorted = (f) => [...f].sort((a, b) => a - b).join('');
+
+/**
+ * rollFromSeed is rules.RollFromSeed: roll number n of a preset's dice
+ * under a seed, its faces ascending and unseparated ("25"); with pairs 2,
+ * rules.RollFromSeedPairs (martian's second pair: "13/24").
+ * @param {Uint8Array} seed 32 bytes
+ * @param {number[]} faces the die's faces, ascending
+ * @param {number} count dice a turn
+ * @param {number} n
+ * @param {number} [pairs]
+ */
+export async function rollFromSeed(seed, faces, count, n, pairs = 1) {
+  const f = await seedFaces(seed, faces, count * pairs, n);
+  return pairs === 2 ? `${sorted(f.slice(0, count))}/${sorted(f.slice(count))}` : sorted(f);
+}
+
+/**
+ * rollOffFromSeed is rules.RollOffFromSeed: martian's roll-off, one d4 a
+ * seat (South, West, North, East) a roll until one team's sum is higher.
+ * It returns "1" if South's team starts, "2" if West's, and the number of
+ * rolls it used.
+ * @param {Uint8Array} seed
+ * @returns {Promise<[string, number]>}
+ */
+export async function rollOffFromSeed(seed) {
+  for (let n = 0; ; n++) {
+    const f = await seedFaces(seed, [1, 2, 3, 4], 4, n);
+    if (f[0] + f[2] > f[1] + f[3]) return ['1', n + 1];
+    if (f[1] + f[3] > f[0] + f[2]) return ['2', n + 1];
+  }
 }
 
 /**
@@ -56,8 +90,9 @@ export async function rollFromSeed(seed, faces, count, n) {
 
 /**
  * verifyDice checks the seed against its published hash and every
- * recorded roll against the seed.
- * @param {{gameId: string, seed: string, seedHash: string, faces: number[], count: number, rolls: string[]}} g
+ * recorded roll against the seed, as record.VerifyDice does: after the
+ * roll-off (its first roll, if rollOff), the rolls are numbered on.
+ * @param {{gameId: string, seed: string, seedHash: string, faces: number[], count: number, rolls: string[], rollOff?: boolean}} g
  * @returns {Promise<Verdict>}
  */
 export async function verifyDice(g) {
@@ -71,11 +106,24 @@ export async function verifyDice(g) {
   if (hash !== g.seedHash) {
     return { ok: false, rolls: 0, problem: `the seed's SHA-256 is ${hash}, not the hash published at the start`, where: 'page' };
   }
-  for (let n = 0; n < g.rolls.length; n++) {
-    const want = await rollFromSeed(seed, g.faces, g.count, n);
-    if (want !== g.rolls[n]) {
-      return { ok: false, rolls: n, problem: `roll ${n + 1} was ${g.rolls[n]}, the seed gives ${want}`, where: 'page' };
+  let rolls = g.rolls, n = 0, checked = 0;
+  if (g.rollOff && rolls.length > 0) {
+    const [first, used] = await rollOffFromSeed(seed);
+    if (first !== rolls[0]) {
+      return { ok: false, rolls: 0, problem: `the roll-off says team ${rolls[0]} starts, the seed says team ${first}`, where: 'page' };
     }
+    n = used;
+    rolls = rolls.slice(1);
+    checked++;
   }
-  return { ok: true, rolls: g.rolls.length, problem: '', where: 'page' };
+  for (const roll of rolls) {
+    if (!roll || roll === '-') continue;
+    const want = await rollFromSeed(seed, g.faces, g.count, n, roll.includes('/') ? 2 : 1);
+    if (want !== roll) {
+      return { ok: false, rolls: checked, problem: `roll ${n + 1} was ${roll}, the seed gives ${want}`, where: 'page' };
+    }
+    n++;
+    checked++;
+  }
+  return { ok: true, rolls: checked, problem: '', where: 'page' };
 }

@@ -1,0 +1,194 @@
+package web_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/web/webtest"
+)
+
+// has reports whether a game waits for one of the given actions.
+func has(actions ...string) func(*server.State) bool {
+	return func(st *server.State) bool {
+		for _, a := range st.Actions {
+			if slices.Contains(actions, a) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// hasDrop reports whether a game waits for a drop such as K@e4.
+func hasDrop(st *server.State) bool {
+	return slices.ContainsFunc(st.Actions, func(a string) bool { return strings.Contains(a, "@") })
+}
+
+// steer plays games of a preset through the API (every seat human) until
+// one waits for a decision want accepts, and opens it in a page that holds
+// the given seats ("" for the one to act).
+func steer(t *testing.T, site *webtest.Site, rules string, seats int, royal byte, want func(*server.State) bool, hold ...string) (*webtest.Page, *server.Created, *server.State) {
+	t.Helper()
+	c, st, err := site.Steer(rules, seats, royal, want, 1, 100)
+	must(t, err)
+	if len(hold) == 0 {
+		hold = []string{st.ToAct}
+	}
+	p := newPage(t, 1200, 900, false)
+	must(t, p.Go(site.URL+"/"))
+	for _, s := range c.Seats {
+		if slices.Contains(hold, s.Seat) {
+			eval[bool](t, p, fmt.Sprintf(`(localStorage.setItem('chaturaji.tokens.%s', JSON.stringify(Object.assign(JSON.parse(localStorage.getItem('chaturaji.tokens.%s') || '{}'), {%q: %q}))), true)`, c.ID, c.ID, s.Seat, s.Token))
+		}
+	}
+	must(t, p.Go(site.URL+"/game/"+c.ID))
+	must(t, p.Wait(fmt.Sprintf(`Number(document.body.dataset.seq) === %d`, st.Seq), 10*time.Second))
+	return p, c, st
+}
+
+// TestTeamExchange plays chaturaji-teams' king exchange in one browser that
+// holds every seat: the capturer proposes, the owner of the king taken
+// accepts, each with the button the page offers; the kingless armies are
+// not frozen (their partners command them) and the team scores add up.
+func TestTeamExchange(t *testing.T) {
+	site := newSite(t)
+	p, c, st := steer(t, site, "chaturaji-teams", 4, 'K', has("propose"), "South", "West", "North", "East")
+	if n := eval[int](t, p, `document.querySelectorAll('#seats .seat.frozen').length`); n != 0 {
+		t.Errorf("%d seats shown frozen: in chaturaji-teams a kingless army plays, commanded by its partner", n)
+	}
+	teams := eval[string](t, p, `[...document.querySelectorAll('#seats .team-score')].map(e => e.textContent).join(',')`)
+	if want := fmt.Sprintf("%d,%d", st.Scores[0]+st.Scores[2], st.Scores[1]+st.Scores[3]); teams != want {
+		t.Errorf("team scores %s, want %s (scores %v)", teams, want, st.Scores)
+	}
+	must(t, p.Wait(`document.querySelector('#turn').textContent.includes('propose a king exchange')`, 5*time.Second))
+	if n := eval[int](t, p, `document.querySelectorAll('#actions button[data-action="propose"]:not(:disabled), #actions button[data-action="waive"]:not(:disabled)').length`); n != 2 {
+		t.Fatalf("%d buttons to propose or waive, want 2", n)
+	}
+	must(t, p.ClickElement(`#actions button[data-action="propose"]`))
+	must(t, p.Wait(`document.querySelector('#actions button[data-action="accept"]')`, 10*time.Second))
+	if got := eval[string](t, p, `document.body.dataset.toAct`); got == st.ToAct {
+		t.Errorf("after the proposal %s still decides", got)
+	}
+	must(t, p.Wait(`document.querySelector('#turn').textContent.includes('accept or decline')`, 5*time.Second))
+	must(t, p.ClickElement(`#actions button[data-action="accept"]`))
+	must(t, p.Wait(`[...document.querySelectorAll('#moves .move-act')].some(e => e.textContent === 'accept')`, 10*time.Second))
+	after, err := site.State(c.ID)
+	must(t, err)
+	if !strings.Contains(strings.Join(recordActions(t, site, c.ID), " "), "propose accept") {
+		t.Errorf("the game did not record propose then accept: %v", recordActions(t, site, c.ID))
+	}
+	if hasDrop(after) {
+		// The king's throne is taken: its owner drops it on a square.
+		must(t, p.Wait(`document.querySelector('#board g.drop-target')`, 5*time.Second))
+	}
+}
+
+// recordActions lists a game's actions, in order, from its events.
+func recordActions(t *testing.T, site *webtest.Site, id string) []string {
+	t.Helper()
+	evs, err := site.Events(id)
+	must(t, err)
+	var out []string
+	for _, e := range evs {
+		if e.Kind == "action" {
+			out = append(out, e.Action)
+		}
+	}
+	return out
+}
+
+// TestDrop plays winther's drop right: the page marks every square where
+// the king may be dropped, ignores a click elsewhere, and drops the king
+// where the player clicks.
+func TestDrop(t *testing.T) {
+	site := newSite(t)
+	p, c, st := steer(t, site, "winther", 4, 'K', hasDrop)
+	var drops []string
+	for _, a := range st.Actions {
+		if strings.Contains(a, "@") {
+			drops = append(drops, a)
+		}
+	}
+	must(t, p.Wait(`document.querySelector('svg.board.can-act')`, 5*time.Second))
+	got := eval[[]string](t, p, `[...document.querySelectorAll('#board g.drop-target')].map(g => g.querySelector('text').textContent + '@' + g.dataset.square).sort()`)
+	slices.Sort(drops)
+	if !slices.Equal(got, drops) {
+		t.Fatalf("the page marks drops %v, want %v", got, drops)
+	}
+	if banner := eval[string](t, p, `document.querySelector('#turn').textContent`); !strings.Contains(banner, "drop a king on a marked square") {
+		t.Errorf("the banner says %q", banner)
+	}
+	// A click on an occupied square drops nothing.
+	board := webtest.Board(st.Position)
+	for sq := range board {
+		must(t, p.ClickSquare(sq))
+		break
+	}
+	time.Sleep(200 * time.Millisecond)
+	if s := seq(t, p); s != int(st.Seq) {
+		t.Fatalf("a click on an occupied square played something: event %d", s)
+	}
+	to := drops[len(drops)/2][2:]
+	must(t, p.ClickSquare(to))
+	waitSeqAfter(t, p, int(st.Seq))
+	after, err := site.State(c.ID)
+	must(t, err)
+	letter := map[string]string{"South": "b", "West": "y", "North": "g", "East": "r"}[st.ToAct]
+	if got := webtest.Board(after.Position)[to]; got != letter+"K" {
+		t.Errorf("after the drop on %s the square holds %q, want %sK", to, got, letter)
+	}
+}
+
+// TestMartian shows martian's roll-off, its own colours (South blue) and
+// a monarch placed after a return, by a click on a marked square; then the
+// replay of a finished martian game verifies its dice, roll-off included.
+func TestMartian(t *testing.T) {
+	site := newSite(t)
+	p, c, st := steer(t, site, "martian", 4, 'M', hasDrop)
+	if n := eval[int](t, p, `document.querySelectorAll('#moves .move-line.note').length`); n != 1 {
+		t.Errorf("%d roll-off lines in the move list, want 1", n)
+	}
+	if note := eval[string](t, p, `document.querySelector('#moves .move-line.note').textContent`); !strings.HasPrefix(note, "Roll-off: ") {
+		t.Errorf("the roll-off line says %q", note)
+	}
+	if colour := eval[string](t, p, `document.querySelector('#seats .seat[data-seat="South"] .colour-name').textContent`); !strings.Contains(colour, "Blue") {
+		t.Errorf("martian's South is shown %q, want Blue", colour)
+	}
+	var to string
+	for _, a := range st.Actions {
+		if strings.HasPrefix(a, "M@") {
+			to = a[2:]
+		}
+	}
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#board g.drop-target[data-square=%q]')`, to), 5*time.Second))
+	must(t, p.ClickSquare(to))
+	waitSeqAfter(t, p, int(st.Seq))
+	if acts := recordActions(t, site, c.ID); acts[len(acts)-1] != "M@"+to && !slices.Contains(acts, "M@"+to) {
+		t.Errorf("the placement M@%s was not played: %v", to, acts)
+	}
+
+	id := finish(t, site, "martian", 4, 'M')
+	must(t, p.Go(site.URL+"/replay/"+id))
+	must(t, p.Wait(`document.body.dataset.step`, 10*time.Second))
+	must(t, p.ClickElement("#verify"))
+	must(t, p.Wait(`document.querySelector('#verify-result.ok, #verify-result.bad')`, 20*time.Second))
+	if msg := eval[string](t, p, `document.querySelector('#verify-result').textContent`); !strings.HasPrefix(msg, "✓") {
+		t.Errorf("verifying martian's dice: %s", msg)
+	}
+}
+
+// finish plays a game of a preset to its end through the API and returns
+// its id.
+func finish(t *testing.T, site *webtest.Site, rules string, seats int, royal byte) string {
+	t.Helper()
+	st, err := site.Finish(rules, seats, royal, 2)
+	must(t, err)
+	if st.Status != "finished" {
+		t.Fatalf("game %s of %s is %s", st.ID, rules, st.Status)
+	}
+	return st.ID
+}
