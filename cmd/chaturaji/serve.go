@@ -33,7 +33,8 @@ const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
 the bots and the clocks, and serves the HTTP and WebSocket API of
-docs/api.md, with /healthz and Prometheus metrics at /metrics. It prints
+docs/api.md under /api/, with /healthz and Prometheus metrics at /metrics,
+and the web client at / (open the URL in a browser to play). It prints
 the URL it listens on:
 
 	Chaturaji server listening on http://127.0.0.1:8080
