@@ -76,6 +76,20 @@ func TestFinishAndReplay(t *testing.T) {
 	if n := eval[int](t, p, `document.querySelectorAll('#over .ranking tr').length`); n != 4 {
 		t.Errorf("the ranking has %d rows, want 4", n)
 	}
+	// The banner says the game is over above the board, the header in view.
+	if !eval[bool](t, p, `(() => {
+		const b = document.querySelector('.brand').getBoundingClientRect();
+		const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+		return !!(hit && hit.closest('.brand'));
+	})()`) {
+		t.Errorf("something covers the header after the game: %s", eval[string](t, p, `document.elementFromPoint(20, 15).outerHTML.slice(0, 200)`))
+	}
+	if top, board := eval[float64](t, p, `document.querySelector('#turn').getBoundingClientRect().bottom`), eval[float64](t, p, `document.querySelector('svg.board').getBoundingClientRect().top`); top > board {
+		t.Errorf("the game-over banner reaches %.0fpx, below the board's top at %.0fpx", top, board)
+	}
+	if eval[bool](t, p, `getComputedStyle(document.querySelector('#move-select')).display !== 'none' && document.querySelector('#move-select').offsetParent !== null`) {
+		t.Errorf("the move menu still shows after the game")
+	}
 	st, err := site.State(id)
 	must(t, err)
 	if st.Status != "finished" || st.Seed == "" {

@@ -84,6 +84,8 @@ class GamePage {
     /** @type {GameEvent|null} */
     this.end = null;
     this.sending = false;
+    /** the event that brings this browser's last accepted action: until it comes the page waits */
+    this.awaitSeq = 0;
     /** @type {{from: number, to: number}|null} */
     this.hint = null;
     this.animateMove = /** @type {{from: number, to: number}|null} */ (null);
@@ -214,6 +216,9 @@ class GamePage {
   /** canAct reports whether this browser may act for the seat to act. */
   canAct() {
     if (this.status !== 'live' || !this.toAct || !this.held.has(this.toAct) || this.sending) return false;
+    // The server answers an action before its event may have come: the
+    // decision shown until then is the one just taken.
+    if (this.conn.lastSeq < this.awaitSeq) return false;
     const s = this.seats.find((x) => x.seat === this.toAct);
     return !!s && s.player === 'human' && this.actions.length > 0;
   }
@@ -271,7 +276,7 @@ class GamePage {
       const reason = this.end && this.end.end ? this.end.end : 'the game is over';
       replace(el, h('strong', {}, 'Game over'), ` — ${reason}. `,
         this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
-      el.className = 'turn-banner over';
+      el.className = 'turn-banner done';
       return;
     }
     if (!this.toAct) {
@@ -310,9 +315,9 @@ class GamePage {
     const others = canAct ? this.actions.filter((a) => parseAction(a).type === 'other') : [];
     const buttons = [];
     for (const name of ['pass', 'retire']) {
-      if (name === 'retire' && !others.includes('retire')) continue;
+      if (!others.includes(name)) continue;
       buttons.push(h('button', {
-        type: 'button', id: `act-${name}`, class: name === 'retire' ? 'danger' : 'secondary', disabled: !others.includes(name),
+        type: 'button', id: `act-${name}`, class: name === 'retire' ? 'danger' : 'secondary',
         'data-action': name, onclick: () => this.confirmSend(name),
       }, label(name)));
     }
@@ -321,6 +326,8 @@ class GamePage {
       buttons.push(h('button', { type: 'button', class: 'decision', 'data-action': a, onclick: () => this.send(a) }, label(a)));
     }
     replace(box, ...buttons);
+    // Spectators and finished games need no move menu.
+    byId('controls').dataset.mode = this.status === 'live' && this.held.size > 0 ? 'play' : 'watch';
     const sel = /** @type {HTMLSelectElement} */ (byId('move-select'));
     const moves = canAct ? this.actions.filter((a) => parseAction(a).type !== 'other') : [];
     const keep = sel.value;
@@ -352,11 +359,14 @@ class GamePage {
     this.say('');
     this.schedule();
     try {
-      await this.conn.act(this.toAct, action);
+      const after = await this.conn.act(this.toAct, action);
+      this.awaitSeq = Math.max(this.awaitSeq, (after && after.seq) || 0);
     } catch (e) {
       this.say(`Refused: ${/** @type {Error} */ (e).message}`, 'error');
     } finally {
       this.sending = false;
+    /** the event that brings this browser's last accepted action: until it comes the page waits */
+    this.awaitSeq = 0;
       this.schedule();
     }
   }
