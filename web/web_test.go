@@ -3,8 +3,11 @@ package web_test
 import (
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +94,32 @@ func TestEndpoints(t *testing.T) {
 				t.Errorf("%s: the refusal %s is not {\"error\": {\"code\", \"message\"}}", tc.name, body)
 			}
 		}
+	}
+}
+
+// TestSymbolsHaveGlyphs keeps the pages to the symbols that the fonts of
+// Debian's Chromium (DejaVu) draw: any other shows as an empty box there.
+// Icons beyond these are drawn in SVG.
+func TestSymbolsHaveGlyphs(t *testing.T) {
+	const drawn = "·—…←→↓▶◀○●✓✗❚"
+	err := fs.WalkDir(os.DirFS("static"), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(filepath.Join("static", path))
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, r := range line {
+				if r > 127 && !strings.ContainsRune(drawn, r) {
+					t.Errorf("static/%s:%d: %q (U+%04X) may have no glyph: use one of %s or an SVG icon", path, i+1, r, r, drawn)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -135,7 +135,7 @@ function showCreated(c) {
         type: 'button', class: 'secondary small', 'data-invite': s.seat, 'data-link': link,
         'aria-label': `Copy the invite link of ${s.seat}`,
         onclick: async () => toast(await copyText(link) ? `Invite link for ${s.seat} copied` : 'Copy failed: open the seat and copy the address'),
-      }, '⧉ Copy invite link'),
+      }, 'Copy invite link'),
       h('a', { href: link, class: 'small' }, 'open'));
   });
   out.hidden = false;

@@ -120,7 +120,7 @@ class Replay {
       return;
     }
     if (this.step >= this.steps.length - 1) this.go(0);
-    btn.textContent = '⏸ Pause';
+    btn.textContent = '❚❚ Pause';
     btn.setAttribute('aria-label', 'Pause');
     this.timer = window.setInterval(() => {
       if (this.step >= this.steps.length - 1) { this.toggle(); return; }
