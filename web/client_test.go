@@ -1,0 +1,238 @@
+package web_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/server"
+)
+
+// TestHomeLists creates a game for two friends on the home page: each human
+// seat gets an invite link to copy, holding its token in the fragment; the
+// game shows among the live games, and once over among the recent ones,
+// with a link to its replay.
+func TestHomeLists(t *testing.T) {
+	site := newSite(t)
+	p := newPage(t, 1280, 900, false)
+	must(t, p.Go(site.URL+"/"))
+	must(t, p.Wait(`document.querySelector('#seat-West')`, 5*time.Second))
+	eval[bool](t, p, `(document.querySelector('#seat-North').value = 'human', true)`)
+	must(t, p.ClickElement("#create"))
+	must(t, p.Wait(`document.querySelectorAll('#created button[data-invite]').length === 2`, 5*time.Second))
+	links := eval[[]string](t, p, `[...document.querySelectorAll('#created button[data-invite]')].map(b => b.dataset.invite + ' ' + b.dataset.link)`)
+	re := regexp.MustCompile(`^(South|North) http://[^/]+/game/([a-z0-9]{16})#seat=(South|North)&token=[A-Za-z0-9_-]{22}$`)
+	id := ""
+	for _, l := range links {
+		m := re.FindStringSubmatch(l)
+		if m == nil || m[1] != m[3] {
+			t.Fatalf("invite link %q", l)
+		}
+		id = m[2]
+	}
+	must(t, p.ClickElement(`#created button[data-invite="North"]`))
+	must(t, p.Wait(`[...document.querySelectorAll('#toasts .toast')].some(e => e.textContent.includes('North'))`, 5*time.Second))
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#live-games li[data-game=%q] a[href="/game/%s"]')`, id, id), 10*time.Second))
+
+	st, err := site.Finish("chaturaji", 4, 'K', 3)
+	must(t, err)
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#recent-games li[data-game=%q] a[href="/replay/%s"]')`, st.ID, st.ID), 10*time.Second))
+}
+
+// TestTwoPlayer plays chaturanga-2p, a two-seat preset without dice: two
+// seats listed, the whole army movable, a move by click-click.
+func TestTwoPlayer(t *testing.T) {
+	site := newSite(t)
+	c, err := site.Create(server.NewGame{Rules: "chaturanga-2p", Seats: []string{"human", "bot:greedy"}})
+	must(t, err)
+	p := newPage(t, 1100, 800, false)
+	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
+	must(t, p.Wait(myTurn, 10*time.Second))
+	if n := eval[int](t, p, `document.querySelectorAll('#seats .seat').length`); n != 2 {
+		t.Errorf("%d seats listed, want 2", n)
+	}
+	if n := eval[int](t, p, `document.querySelectorAll('#board g.piece').length`); n != 32 {
+		t.Errorf("%d pieces on the board, want 32", n)
+	}
+	if note := eval[string](t, p, `document.querySelector('#dice').textContent`); !strings.Contains(note, "No dice") {
+		t.Errorf("the dice panel says %q", note)
+	}
+	from := eval[string](t, p, `document.querySelector('#board rect.movable').dataset.square`)
+	must(t, p.ClickSquare(from))
+	must(t, p.Wait(`document.querySelector('#board circle.dest')`, 5*time.Second))
+	to := eval[string](t, p, `document.querySelector('#board circle.dest').dataset.square`)
+	must(t, p.ClickSquare(to))
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#board rect.last-move.to[data-seat="b"][data-square=%q]')`, to), 5*time.Second))
+	// The bot answers: both seats' last moves are marked.
+	must(t, p.Wait(`document.querySelector('#board rect.last-move.to[data-seat="g"]')`, 10*time.Second))
+}
+
+// TestClock shows the time left of the seat to act, counting down.
+func TestClock(t *testing.T) {
+	site := newSite(t)
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "bot:greedy", "bot:greedy", "bot:greedy"}, TurnMS: 90000, AutoPass: new(false)})
+	must(t, err)
+	p := newPage(t, 1100, 800, false)
+	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
+	must(t, p.Wait(`document.querySelector('#seats .seat.to-act[data-seat="South"] .seat-clock').textContent !== ''`, 10*time.Second))
+	clock := func() int {
+		text := eval[string](t, p, `document.querySelector('#seats .seat.to-act .seat-clock').textContent`)
+		var m, s int
+		if _, err := fmt.Sscanf(text, "%d:%d", &m, &s); err != nil {
+			t.Fatalf("the clock shows %q", text)
+		}
+		return 60*m + s
+	}
+	first := clock()
+	if first < 80 || first > 90 {
+		t.Errorf("the clock starts at %ds of a 90s turn", first)
+	}
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#seats .seat.to-act .seat-clock').textContent !== %q`, eval[string](t, p, `document.querySelector('#seats .seat.to-act .seat-clock').textContent`)), 3*time.Second))
+	if next := clock(); next >= first {
+		t.Errorf("the clock went from %ds to %ds", first, next)
+	}
+	if n := eval[int](t, p, `document.querySelectorAll('#seats .seat-clock:not(:empty)').length`); n != 1 {
+		t.Errorf("%d clocks shown, want the seat to act's only", n)
+	}
+}
+
+// TestAnalysisBar turns on the bar of expected final scores: one segment a
+// seat, each with its number, redrawn as the game goes on.
+func TestAnalysisBar(t *testing.T) {
+	site := newSite(t)
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "bot:greedy", "bot:greedy", "bot:greedy"}})
+	must(t, err)
+	p := newPage(t, 1280, 900, false)
+	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
+	must(t, p.Wait(`document.body.dataset.seq`, 10*time.Second))
+	if !eval[bool](t, p, `document.querySelector('#evalbar').hidden`) {
+		t.Errorf("the bar shows before it is asked for")
+	}
+	must(t, p.ClickElement("#analysis-toggle"))
+	must(t, p.Wait(`document.querySelectorAll('#evalbar .eval-seg').length === 4`, 15*time.Second))
+	vals := eval[[]string](t, p, `[...document.querySelectorAll('#evalbar .eval-seg span')].map(e => e.textContent)`)
+	for _, v := range vals {
+		if !regexp.MustCompile(`^-?\d+\.\d$`).MatchString(v) {
+			t.Errorf("expected scores %v: want numbers", vals)
+			break
+		}
+	}
+}
+
+// TestArmiesByShapeAndLetter checks what colour-blind players rely on: each
+// army has its own token shape, and every piece carries its letter.
+func TestArmiesByShapeAndLetter(t *testing.T) {
+	site := newSite(t)
+	p := newPage(t, 1200, 900, false)
+	for _, name := range []string{"chaturaji", "martian", "chaturanga-fr1"} {
+		must(t, p.Go(site.URL+"/rules/"+name))
+		must(t, p.Wait(`document.querySelector('#start-board g.piece')`, 10*time.Second))
+		shapes := eval[map[string]string](t, p, `(() => {
+			const out = {};
+			for (const g of document.querySelectorAll('#start-board g.piece')) {
+				const t = g.querySelector('.token');
+				const shape = t.tagName + (t.getAttribute('points') || '') + (t.getAttribute('rx') || '');
+				const seat = g.dataset.piece[0];
+				if (out[seat] && out[seat] !== shape) return {error: 'two shapes for ' + seat};
+				out[seat] = shape;
+			}
+			return out;
+		})()`)
+		seen := map[string]string{}
+		for seat, shape := range shapes {
+			if other, dup := seen[shape]; dup {
+				t.Errorf("%s: armies %s and %s have the same token", name, seat, other)
+			}
+			seen[shape] = seat
+		}
+		if len(shapes) != 4 {
+			t.Errorf("%s: token shapes %v, want 4", name, shapes)
+		}
+		if bad := eval[string](t, p, `[...document.querySelectorAll('#start-board g.piece')].filter(g => g.querySelector('.piece-letter').textContent !== g.dataset.piece[1]).map(g => g.dataset.square).join(' ')`); bad != "" {
+			t.Errorf("%s: pieces without their letter on %s", name, bad)
+		}
+	}
+}
+
+// TestSpectator watches a game of bots: no move is offered, every seat's
+// last move is marked, and the board turns to the seat chosen.
+func TestSpectator(t *testing.T) {
+	site := newSite(t)
+	c, err := site.Create(server.NewGame{Seats: []string{"bot:greedy", "bot:greedy", "bot:greedy", "bot:greedy"}})
+	must(t, err)
+	p := newPage(t, 1100, 800, false)
+	must(t, p.Go(site.URL+"/game/"+c.ID))
+	must(t, p.Wait(`new Set([...document.querySelectorAll('#board rect.last-move.to')].map(r => r.dataset.seat)).size >= 3 || document.body.dataset.status === 'finished'`, 20*time.Second))
+	if eval[bool](t, p, `!!document.querySelector('svg.board.can-act')`) {
+		t.Errorf("a spectator is offered moves")
+	}
+	eval[bool](t, p, `(() => { const v = document.querySelector('#view-select'); v.value = 'North'; v.dispatchEvent(new Event('change')); return true; })()`)
+	must(t, p.Wait(`document.querySelector('svg.board').dataset.bottom === 'g'`, 3*time.Second))
+	// North's army is at the bottom: its king's throne, e8, is drawn in the bottom row.
+	x, y, err := p.SquareCenter("e8")
+	must(t, err)
+	_, y1, err := p.SquareCenter("e1")
+	must(t, err)
+	if y <= y1 || x <= 0 {
+		t.Errorf("from North, e8 is drawn at y=%.0f, above e1 at y=%.0f", y, y1)
+	}
+}
+
+// TestFrozenArmy greys out an army whose king was taken, in the board and
+// in the seat list.
+func TestFrozenArmy(t *testing.T) {
+	site := newSite(t)
+	kingless := func(st *server.State) bool {
+		return strings.Count(st.Position[:strings.Index(st.Position, " ")], "K") == 3
+	}
+	c, st, err := site.Steer("chaturaji", 4, 'K', kingless, 5, 50)
+	must(t, err)
+	p := newPage(t, 1100, 800, false)
+	must(t, p.Go(site.URL+"/game/"+c.ID))
+	must(t, p.Wait(fmt.Sprintf(`Number(document.body.dataset.seq) === %d`, st.Seq), 10*time.Second))
+	frozen := ""
+	for _, l := range "bygr" {
+		if !strings.Contains(st.Position, string(l)+"K") && strings.Contains(st.Position[:strings.Index(st.Position, " ")], string(l)) {
+			frozen = string(l)
+		}
+	}
+	if frozen == "" {
+		t.Skip("the kingless army has no pieces left")
+	}
+	seat := map[string]string{"b": "South", "y": "West", "g": "North", "r": "East"}[frozen]
+	if !eval[bool](t, p, fmt.Sprintf(`!!document.querySelector('#seats .seat.frozen[data-seat=%q]')`, seat)) {
+		t.Errorf("%s has no king but is not shown frozen", seat)
+	}
+	if got := eval[string](t, p, `[...new Set([...document.querySelectorAll('#board g.piece.frozen')].map(g => g.dataset.piece[0]))].join('')`); got != frozen {
+		t.Errorf("the pieces greyed are of armies %q, want %q", got, frozen)
+	}
+}
+
+// TestEveryRulesPage opens the rules of every preset: the engine's text,
+// with the start position drawn.
+func TestEveryRulesPage(t *testing.T) {
+	site := newSite(t)
+	p := newPage(t, 1200, 900, false)
+	for _, name := range rules.Names() {
+		pr, err := rules.Lookup(name)
+		must(t, err)
+		must(t, p.Go(site.URL+"/rules/"+name))
+		must(t, p.Wait(`document.querySelector('#rules-text h2') && document.querySelector('#start-board g.piece')`, 10*time.Second))
+		start := pr.StartPosition()
+		want := 0
+		for sq := rules.Square(0); sq < 64; sq++ {
+			if start.At(sq) != rules.NoPiece {
+				want++
+			}
+		}
+		if n := eval[int](t, p, `document.querySelectorAll('#start-board g.piece').length`); n != want {
+			t.Errorf("%s: the start diagram has %d pieces, want %d", name, n, want)
+		}
+		if title := eval[string](t, p, `document.title`); !strings.HasPrefix(title, name+" ") {
+			t.Errorf("%s: the page is titled %q", name, title)
+		}
+	}
+}
