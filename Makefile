@@ -1,7 +1,7 @@
 # The two commands of the README: `make serve` runs the server on the
 # embedded database; `make test` runs the whole test suite, installing what
 # it needs first.
-.PHONY: test serve bench build
+.PHONY: test serve bench build screenshots
 
 test:
 	./scripts/test.sh
@@ -14,3 +14,8 @@ build:
 
 bench:
 	go run ./cmd/chaturaji bench
+
+# Regenerates docs/screenshots (the README's pictures of the web client):
+# games played on a temporary server, photographed in headless Chromium.
+screenshots:
+	go run ./web/screenshots -out docs/screenshots
