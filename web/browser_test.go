@@ -110,6 +110,25 @@ func TestPlayAgainstBots(t *testing.T) {
 
 	// The roll: a die, the kinds it moves, and the pieces it allows.
 	must(t, p.Wait(myTurn, 10*time.Second))
+	eval[bool](t, p, `(() => {
+		window.tumbles = 0;
+		new MutationObserver(() => { if (document.querySelector('#dice .die-box.rolling')) window.tumbles++; })
+			.observe(document.querySelector('#dice'), {childList: true, subtree: true, attributes: true});
+		return true;
+	})()`)
+	movable := eval[[]string](t, p, `[...document.querySelectorAll('#board rect.movable')].map(r => r.dataset.square).sort()`)
+	from := map[string]bool{}
+	for _, m := range eval[[]string](t, p, legalMoves) {
+		from[m[:2]] = true
+	}
+	if len(movable) != len(from) {
+		t.Errorf("the pieces highlighted are on %v, the legal moves start from %v", movable, from)
+	}
+	for _, sq := range movable {
+		if !from[sq] {
+			t.Errorf("the piece on %s is highlighted but has no legal move (moves from %v)", sq, from)
+		}
+	}
 	if n := eval[int](t, p, `document.querySelectorAll('#dice .die-box').length`); n != 1 {
 		t.Fatalf("%d dice shown, want 1", n)
 	}
@@ -119,18 +138,22 @@ func TestPlayAgainstBots(t *testing.T) {
 	}
 
 	// Click-click: the first movable piece, then its first destination.
-	from := eval[string](t, p, `document.querySelector('#board rect.movable').dataset.square`)
-	must(t, p.ClickSquare(from))
+	first := eval[string](t, p, `document.querySelector('#board rect.movable').dataset.square`)
+	must(t, p.ClickSquare(first))
 	must(t, p.Wait(`document.querySelector('#board circle.dest')`, 5*time.Second))
 	to := eval[string](t, p, `document.querySelector('#board circle.dest').dataset.square`)
 	before := seq(t, p)
 	must(t, p.ClickSquare(to))
 	waitSeqAfter(t, p, before)
-	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#moves').textContent.includes(%q)`, from+to), 5*time.Second))
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#moves').textContent.includes(%q)`, first+to), 5*time.Second))
 	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#board rect.last-move.to[data-seat="b"][data-square=%q]')`, to), 5*time.Second))
 
-	// Drag-and-drop: a legal move of the next turn.
+	// Drag-and-drop: a legal move of the next turn, after the bots' rolls,
+	// each shown tumbling.
 	must(t, p.Wait(myTurn, 10*time.Second))
+	if n := eval[int](t, p, `window.tumbles`); n == 0 {
+		t.Errorf("the dice did not tumble for the bots' rolls")
+	}
 	moves := eval[[]string](t, p, legalMoves)
 	m := moves[0]
 	before = seq(t, p)

@@ -123,3 +123,27 @@ func TestSymbolsHaveGlyphs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestModulesAreChecked keeps the client as it is built: plain ES modules
+// that TypeScript checks from their JSDoc (`// @ts-check`), served as they
+// are; nothing is generated, so `go build` needs no Node.
+func TestModulesAreChecked(t *testing.T) {
+	files, err := filepath.Glob("static/js/*.js")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no modules in static/js: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(data), "// @ts-check\n") {
+			t.Errorf("%s does not start with // @ts-check", f)
+		}
+	}
+	for _, f := range []string{"tsconfig.json", "package.json", "static/js/bundle.js"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s exists: a build step would need a check that its output is up to date", f)
+		}
+	}
+}
