@@ -20,7 +20,15 @@ func TestHomeLists(t *testing.T) {
 	p := newPage(t, 1280, 900, false)
 	must(t, p.Go(site.URL+"/"))
 	must(t, p.Wait(`document.querySelector('#seat-West')`, 5*time.Second))
-	eval[bool](t, p, `(document.querySelector('#seat-North').value = 'human', true)`)
+	eval[bool](t, p, `(() => {
+		const set = (sel, v) => { const e = document.querySelector(sel); e.value = v; e.dispatchEvent(new Event('change')); };
+		set('#preset', 'winther');
+		set('#seat-North', 'human');
+		set('#seat-East', 'bot:5');
+		set('#time', '30000');
+		set('#timeout', 'bot');
+		return true;
+	})()`)
 	must(t, p.ClickElement("#create"))
 	must(t, p.Wait(`document.querySelectorAll('#created button[data-invite]').length === 2`, 5*time.Second))
 	links := eval[[]string](t, p, `[...document.querySelectorAll('#created button[data-invite]')].map(b => b.dataset.invite + ' ' + b.dataset.link)`)
@@ -33,11 +41,17 @@ func TestHomeLists(t *testing.T) {
 		}
 		id = m[2]
 	}
+	st, err := site.State(id)
+	must(t, err)
+	if st.Rules != "winther" || st.Table.TurnMS != 30000 || st.Table.OnTimeout != "bot" || st.Seats[2].Player != "human" || st.Seats[3].Player != "bot:5" {
+		t.Errorf("the form made %s with table %+v and seats %+v", st.Rules, st.Table, st.Seats)
+	}
 	must(t, p.ClickElement(`#created button[data-invite="North"]`))
 	must(t, p.Wait(`[...document.querySelectorAll('#toasts .toast')].some(e => e.textContent.includes('North'))`, 5*time.Second))
 	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#live-games li[data-game=%q] a[href="/game/%s"]')`, id, id), 10*time.Second))
 
-	st, err := site.Finish("chaturaji", 4, 'K', 3)
+	// A game played to its end elsewhere is listed at the next refresh.
+	st, err = site.Finish("chaturaji", 4, 'K', 3)
 	must(t, err)
 	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#recent-games li[data-game=%q] a[href="/replay/%s"]')`, st.ID, st.ID), 10*time.Second))
 }

@@ -192,3 +192,37 @@ func finish(t *testing.T, site *webtest.Site, rules string, seats int, royal byt
 	}
 	return st.ID
 }
+
+// TestPromotionChoice plays a promotion where the player chooses the piece
+// (ludii's rules): the page asks which, and plays the one chosen.
+func TestPromotionChoice(t *testing.T) {
+	site := newSite(t)
+	promotes := func(st *server.State) bool {
+		return slices.ContainsFunc(st.Actions, func(a string) bool { return strings.Contains(a, "=") })
+	}
+	p, c, st := steer(t, site, "ludii", 4, 'K', promotes)
+	var choices []string
+	for _, a := range st.Actions {
+		if strings.Contains(a, "=") && (len(choices) == 0 || a[:4] == choices[0][:4]) {
+			choices = append(choices, a)
+		}
+	}
+	must(t, p.Wait(`document.querySelector('svg.board.can-act')`, 5*time.Second))
+	must(t, p.Drag(choices[0][:2], choices[0][2:4]))
+	must(t, p.Wait(`!document.querySelector('#board .chooser').hidden`, 5*time.Second))
+	offered := eval[int](t, p, `document.querySelectorAll('#board .chooser button:not(.quiet)').length`)
+	if offered != len(choices) {
+		t.Errorf("the page offers %d pieces, want %d (%v)", offered, len(choices), choices)
+	}
+	if s := seq(t, p); s != int(st.Seq) {
+		t.Fatalf("the move was played before the choice: event %d", s)
+	}
+	last := choices[len(choices)-1]
+	letter := last[strings.Index(last, "=")+1:]
+	must(t, p.ClickElement(fmt.Sprintf(`#board .chooser button:nth-of-type(%d)`, len(choices))))
+	waitSeqAfter(t, p, int(st.Seq))
+	acts := recordActions(t, site, c.ID)
+	if !slices.Contains(acts, last) {
+		t.Errorf("the page played %v, want %s (the piece %s chosen)", acts[len(acts)-3:], last, letter)
+	}
+}
