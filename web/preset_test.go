@@ -226,3 +226,24 @@ func TestPromotionChoice(t *testing.T) {
 		t.Errorf("the page played %v, want %s (the piece %s chosen)", acts[len(acts)-3:], last, letter)
 	}
 }
+
+// TestDicePairs draws martian's roll with a second pair (13/24: the seat's
+// own dice, then those of the army it controls through a throne), the dice
+// used dimmed.
+func TestDicePairs(t *testing.T) {
+	site := newSite(t)
+	p := newPage(t, 800, 600, false)
+	must(t, p.Go(site.URL + "/rules/martian"))
+	got := eval[[]string](t, p, `(async () => {
+		const api = await import('/static/js/api.js');
+		const { Dice } = await import('/static/js/dice.js');
+		const host = document.createElement('div');
+		document.body.append(host);
+		new Dice(host, await api.preset('martian')).show({ seat: 'b', rolled: '13/24', left: '3/4', animate: false, control: 'g' });
+		return [...host.querySelectorAll('.die-box')].map(b => b.dataset.face + b.dataset.seat + (b.classList.contains('used') ? ' used' : '') + ' ' + b.querySelector('.die-word').textContent);
+	})()`)
+	want := []string{"1b used monarch", "3b raven", "2g used paladin", "4g squire"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the dice of 13/24 with 3/4 left: %q, want %q", got, want)
+	}
+}
