@@ -247,3 +247,34 @@ func TestDicePairs(t *testing.T) {
 		t.Errorf("the dice of 13/24 with 3/4 left: %q, want %q", got, want)
 	}
 }
+
+// TestCommandedTurn shows a chaturaji-teams turn that the partner of a
+// kingless seat decides: the banner says whose roll the player moves with,
+// and the partner's pieces of that kind are offered.
+func TestCommandedTurn(t *testing.T) {
+	site := newSite(t)
+	letters := map[string]string{"South": "b", "West": "y", "North": "g", "East": "r"}
+	commanded := func(st *server.State) bool {
+		f := strings.Fields(st.Position)
+		return len(st.Actions) > 1 && f[1] != letters[st.ToAct] && f[2] != "-" && (len(f) < 6 || !strings.Contains(f[5], "exchange"))
+	}
+	p, _, st := steer(t, site, "chaturaji-teams", 4, 'K', commanded)
+	turn := map[string]string{"b": "South", "y": "West", "g": "North", "r": "East"}[strings.Fields(st.Position)[1]]
+	must(t, p.Wait(`document.querySelector('svg.board.can-act')`, 5*time.Second))
+	if banner := eval[string](t, p, `document.querySelector('#turn').textContent`); !strings.Contains(banner, "you decide "+turn+"'s turn, who rolled") {
+		t.Errorf("%s decides %s's turn; the banner says %q", st.ToAct, turn, banner)
+	}
+	armies := eval[string](t, p, `[...new Set([...document.querySelectorAll('#board g.piece.movable-piece')].map(g => g.dataset.piece[0]))].sort().join('')`)
+	want := map[byte]bool{}
+	board := webtest.Board(st.Position)
+	for _, a := range st.Actions {
+		if len(a) >= 4 && a[2] >= 'a' && a[2] <= 'h' {
+			want[board[a[:2]][0]] = true
+		}
+	}
+	for l := range want {
+		if !strings.ContainsRune(armies, rune(l)) {
+			t.Errorf("pieces of army %c may move but are not highlighted (highlighted: %s)", l, armies)
+		}
+	}
+}

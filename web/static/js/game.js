@@ -287,23 +287,29 @@ class GamePage {
     const letter = this.letter[this.toAct];
     const info = this.seats.find((s) => s.seat === this.toAct);
     const d = this.preset.dice;
-    // The dice are the decider's own only on its own turn.
-    const rolledByDecider = this.pos.seat === letter && this.dice !== '-';
-    const faces = rolledByDecider ? [...splitRoll(this.dice).own] : [];
+    // The dice are those of the seat whose turn it is, which its partner may
+    // decide (a commanded army, a kingless one in chaturaji-teams).
+    const turn = this.pos.seat;
+    const turnName = this.seatOf[turn] || '';
+    const faces = this.dice !== '-' ? [...splitRoll(this.dice).own] : [];
     const words = d ? faces.map((f) => `${f}: ${d.words[f] || 'no piece'}`).join(', ') : '';
     const decision = pending(this.preset, this.pos.extra, this.actions, canAct, letter);
     const moves = this.actions.some((a) => parseAction(a).type === 'move');
     const onlyPass = this.actions.length === 1 && this.actions[0] === 'pass';
+    let roll = '';
+    if (words && !decision) {
+      if (turn === letter) roll = canAct ? `you rolled ${words}. ` : `rolled ${words}. `;
+      else roll = `${canAct ? 'you decide' : 'decides'} ${turnName}'s turn, who rolled ${words}. `;
+    }
     let what;
     if (canAct) {
       what = [h('strong', {}, `Your turn, ${this.toAct}`),
-        h('span', { class: 'turn-detail' },
-          words && !decision ? `you rolled ${words}. ` : '',
+        h('span', { class: 'turn-detail' }, roll,
           decision || (onlyPass ? 'No piece of that kind can move: pass.' : moves ? 'Click or drag a highlighted piece.' : 'Choose an action.'))];
     } else {
       const who = info ? (info.name || api.playerLabel(info.player)) : '';
       what = [h('strong', {}, `${this.toAct} to ${decision ? 'decide' : 'move'}`), ` (${who})`,
-        h('span', { class: 'turn-detail' }, decision || (words ? `rolled ${words}.` : ''))];
+        h('span', { class: 'turn-detail' }, decision || roll)];
     }
     replace(el, armyBadge(letter, 22), ' ', ...what);
     el.className = `turn-banner${canAct ? ' mine' : ''}`;
