@@ -233,7 +233,7 @@ func TestPromotionChoice(t *testing.T) {
 func TestDicePairs(t *testing.T) {
 	site := newSite(t)
 	p := newPage(t, 800, 600, false)
-	must(t, p.Go(site.URL + "/rules/martian"))
+	must(t, p.Go(site.URL+"/rules/martian"))
 	got := eval[[]string](t, p, `(async () => {
 		const api = await import('/static/js/api.js');
 		const { Dice } = await import('/static/js/dice.js');
