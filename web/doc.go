@@ -9,11 +9,11 @@
 //	POST /web/verify         check a game record's dice against its revealed seed
 //
 // The pages talk to the game server's API (/api/..., docs/api.md) from the
-// same origin; Handler serves everything else, so a binary mounts the server
-// on /api/ and this package on /:
+// same origin; Handler serves everything else. Mount puts the two together
+// as `chaturaji serve` does (the API, /healthz and /metrics to the server,
+// the rest to the client):
 //
-//	mux.Handle("/api/", srv.Handler())
-//	mux.Handle("/", web.Handler(web.Options{}))
+//	http.ListenAndServe(addr, web.Mount(srv.Handler(), web.Options{}))
 //
 // The JavaScript is plain ES modules checked by `// @ts-check` and JSDoc
 // types: there is no build step.

@@ -153,34 +153,59 @@ func TestFinishAndReplay(t *testing.T) {
 	}
 }
 
+// humanPair starts a game of two human seats, South and West, against two
+// greedy bots.
+func humanPair(t *testing.T, site *webtest.Site, names ...string) *server.Created {
+	t.Helper()
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, Names: names})
+	must(t, err)
+	return c
+}
+
 // TestTwoBrowsers puts two players of one game in two browser contexts:
-// each sees the other's moves as they happen.
+// each sees the other's moves as they happen. If the bots end the game or
+// take a player's king first, the test goes on in a new game.
 func TestTwoBrowsers(t *testing.T) {
 	site := newSite(t)
-	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, Names: []string{"Ann", "Bob"}})
-	must(t, err)
-	pages := map[string]*webtest.Page{}
-	for _, s := range c.Seats[:2] {
-		p := newPage(t, 1100, 800, false)
-		must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=%s&token=%s", site.URL, c.ID, s.Seat, s.Token)))
-		must(t, p.Wait(`document.body.dataset.seq`, 10*time.Second))
-		if h := eval[string](t, p, `location.hash`); h != "" {
-			t.Errorf("the token stays in the address: %q", h)
+	pages := map[string]*webtest.Page{"South": newPage(t, 1100, 800, false), "West": newPage(t, 1100, 800, false)}
+	open := func() {
+		t.Helper()
+		c := humanPair(t, site, "Ann", "Bob")
+		for _, s := range c.Seats[:2] {
+			p := pages[s.Seat]
+			must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=%s&token=%s", site.URL, c.ID, s.Seat, s.Token)))
+			must(t, p.Wait(`document.body.dataset.seq`, 10*time.Second))
+			if h := eval[string](t, p, `location.hash`); h != "" {
+				t.Errorf("the token stays in the address: %q", h)
+			}
 		}
-		pages[s.Seat] = p
 	}
+	open()
 	moved := map[string]bool{}
-	for round := 0; round < 12 && !(moved["South"] && moved["West"]); round++ {
+	for games := 1; !(moved["South"] && moved["West"]); {
+		// Whoever may move: the game waits for one of the two players.
+		both := fmt.Sprintf(`(%s) || document.body.dataset.status === 'finished' || document.querySelector('#seats .seat.you.frozen')`, myTurn)
 		mover := ""
-		for mover == "" {
+		for deadline := time.Now().Add(15 * time.Second); mover == ""; {
+			if time.Now().After(deadline) {
+				t.Fatalf("neither page may move:\n%s\n%s", pages["South"].Describe(), pages["West"].Describe())
+			}
 			for seat, p := range pages {
-				if eval[bool](t, p, "!!("+myTurn+")") {
+				if eval[bool](t, p, "!!("+both+")") {
 					mover = seat
 				}
 			}
 			time.Sleep(30 * time.Millisecond)
 		}
 		p := pages[mover]
+		if !eval[bool](t, p, "!!("+myTurn+")") {
+			if games == 5 {
+				t.Fatalf("the bots ended %d games first", games)
+			}
+			open()
+			games++
+			continue
+		}
 		from := eval[string](t, p, `document.querySelector('#board rect.movable').dataset.square`)
 		must(t, p.ClickSquare(from))
 		must(t, p.Wait(`document.querySelector('#board circle.dest')`, 5*time.Second))
@@ -194,30 +219,42 @@ func TestTwoBrowsers(t *testing.T) {
 		}
 		moved[mover] = true
 	}
-	if !moved["South"] || !moved["West"] {
-		t.Fatalf("moved: %v", moved)
-	}
-	// Each page knows its own seat and sees the other online.
+	// Each page knows its own seat.
 	if got := eval[string](t, pages["West"], `document.querySelector('#seats .seat.you').dataset.seat`); got != "West" {
 		t.Errorf("West's page marks %s as its seat", got)
 	}
 }
 
 // TestPassAndPlay holds two seats in one browser: the board turns to the
-// seat to act.
+// seat to act. If the bots end the game or take a king of the pair first,
+// the test goes on in a new game.
 func TestPassAndPlay(t *testing.T) {
 	site := newSite(t)
-	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}})
-	must(t, err)
 	p := newPage(t, 1100, 800, false)
-	must(t, p.Go(site.URL+"/"))
-	for _, s := range c.Seats[:2] {
-		eval[bool](t, p, fmt.Sprintf(`(localStorage.setItem('chaturaji.tokens.%s', JSON.stringify(Object.assign(JSON.parse(localStorage.getItem('chaturaji.tokens.%s') || '{}'), {%q: %q}))), true)`, c.ID, c.ID, s.Seat, s.Token))
+	open := func() {
+		t.Helper()
+		c := humanPair(t, site)
+		must(t, p.Go(site.URL+"/"))
+		for _, s := range c.Seats[:2] {
+			eval[bool](t, p, fmt.Sprintf(`(localStorage.setItem('chaturaji.tokens.%s', JSON.stringify(Object.assign(JSON.parse(localStorage.getItem('chaturaji.tokens.%s') || '{}'), {%q: %q}))), true)`, c.ID, c.ID, s.Seat, s.Token))
+		}
+		must(t, p.Go(site.URL+"/game/"+c.ID))
+		must(t, p.Wait(`document.body.dataset.seq`, 10*time.Second))
 	}
-	must(t, p.Go(site.URL+"/game/"+c.ID))
+	open()
 	seen := map[string]bool{}
-	for i := 0; i < 16 && len(seen) < 2; i++ {
-		must(t, p.Wait(myTurn, 10*time.Second))
+	// A seat frozen or out ends this game for the test, as the end does.
+	lost := fmt.Sprintf(`(%s) || document.body.dataset.status === 'finished' || document.querySelector('#seats .seat.you.frozen')`, myTurn)
+	for games := 1; len(seen) < 2; {
+		must(t, p.Wait(lost, 15*time.Second))
+		if !eval[bool](t, p, "!!("+myTurn+")") {
+			if games == 5 {
+				t.Fatalf("the bots ended %d games first; the page acted for %v", games, seen)
+			}
+			open()
+			games++
+			continue
+		}
 		toAct := eval[string](t, p, `document.body.dataset.toAct`)
 		bottom := eval[string](t, p, `document.querySelector('svg.board').dataset.bottom || 'b'`)
 		want := map[string]string{"South": "b", "West": "y"}[toAct]
@@ -228,9 +265,6 @@ func TestPassAndPlay(t *testing.T) {
 		before := seq(t, p)
 		must(t, p.ClickElement("#play-move"))
 		waitSeqAfter(t, p, before)
-	}
-	if len(seen) < 2 {
-		t.Errorf("the page acted for %v only", seen)
 	}
 }
 
@@ -275,15 +309,12 @@ func TestReconnect(t *testing.T) {
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=West&token=%s", site.URL, c.ID, c.Seats[1].Token)))
 	must(t, p.Wait(`document.querySelector('#net').dataset.state === 'open'`, 10*time.Second))
 
-	// The game waits for one of the two human seats (either may be first:
-	// South passes by itself when its roll moves nothing). Only once the
-	// page has shown every event so far is it cut off.
-	st, err := site.State(c.ID)
-	must(t, err)
+	// The game comes to wait for one of the two human seats (either may be
+	// first: South passes by itself when its roll moves nothing, and the
+	// bots may be thinking). Only once the page has shown every event so
+	// far is it cut off.
 	tokens := map[string]string{"South": c.Seats[0].Token, "West": c.Seats[1].Token}
-	if tokens[st.ToAct] == "" || len(st.Actions) == 0 {
-		t.Fatalf("a human seat should be to act: %s with %v", st.ToAct, st.Actions)
-	}
+	st := waitForHuman(t, site, c.ID, tokens)
 	must(t, p.Wait(fmt.Sprintf(`Number(document.body.dataset.seq) === %d`, st.Seq), 10*time.Second))
 
 	site.Proxy.Cut()
@@ -300,6 +331,24 @@ func TestReconnect(t *testing.T) {
 	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#moves').textContent.includes(%q)`, st.Actions[0]), 5*time.Second))
 	if got := eval[string](t, p, `document.querySelector('#net').textContent`); got != "Reconnected" {
 		t.Errorf("after the network came back the page says %q, want Reconnected", got)
+	}
+}
+
+// waitForHuman waits until one of the seats with a token is to act, and
+// returns the game's state then.
+func waitForHuman(t *testing.T, site *webtest.Site, id string, tokens map[string]string) *server.State {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, err := site.State(id)
+		must(t, err)
+		if tokens[st.ToAct] != "" && len(st.Actions) > 0 {
+			return st
+		}
+		if st.Status != "live" || time.Now().After(deadline) {
+			t.Fatalf("game %s does not wait for %v: %s to act, status %s", id, tokens, st.ToAct, st.Status)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

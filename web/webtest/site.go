@@ -1,7 +1,8 @@
 // Package webtest runs the web client for tests and screenshots: a game
 // server on a fresh SQLite store with the web handler beside it on one
-// local HTTP server (the API under /api/, the pages everywhere else), and a
-// headless Chromium driven with chromedp.
+// local HTTP server (the API under /api/, the pages everywhere else), a
+// client of the API that plays games to the situations a test needs (API),
+// and a headless Chromium driven with chromedp.
 package webtest
 
 import (

@@ -46,7 +46,7 @@ export class Seats {
       const who = info.name ? `${info.name} (${playerLabel(info.player)})` : playerLabel(info.player);
       const commands = st.commands && st.commands.has(def.letter);
       return h('li', {
-        class: ['seat', toAct && 'to-act', (frozen || out) && 'frozen', you && 'you'],
+        class: ['seat', toAct && 'to-act', (frozen || out) && 'frozen', out && 'out', you && 'you'],
         'data-seat': name, 'aria-current': toAct ? 'true' : null,
       },
       h('span', { class: 'turn-mark', 'aria-hidden': 'true' }, toAct ? '▶' : String(turn + 1)),
