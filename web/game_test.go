@@ -13,7 +13,9 @@ import (
 )
 
 // playUntil plays the page's first legal move whenever it is the page's
-// turn, through its keyboard menu, until done is true.
+// turn, through its keyboard menu, or its Pass button when it has no move
+// (a lone king whose roll does not name it may only pass or retire), until
+// done is true.
 func playUntil(t *testing.T, p *webtest.Page, done string, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
@@ -21,15 +23,22 @@ func playUntil(t *testing.T, p *webtest.Page, done string, timeout time.Duration
 		if eval[bool](t, p, "!!("+done+")") {
 			return
 		}
-		if eval[bool](t, p, "!!("+myTurn+") && !document.querySelector('#play-move').disabled") {
+		button := ""
+		switch {
+		case eval[bool](t, p, "!!("+myTurn+") && !document.querySelector('#play-move').disabled"):
+			button = "#play-move"
+		case eval[bool](t, p, `!!(document.querySelector('svg.board.can-act') && document.querySelector('#act-pass'))`):
+			button = "#act-pass"
+		}
+		if button != "" {
 			before := seq(t, p)
-			must(t, p.ClickElement("#play-move"))
+			must(t, p.ClickElement(button))
 			p.Wait(fmt.Sprintf(`Number(document.body.dataset.seq) > %d || (%s)`, before, done), 5*time.Second)
 			continue
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
-	t.Fatalf("timed out waiting for %s", done)
+	t.Fatalf("timed out waiting for %s\n%s", done, p.Describe())
 }
 
 // TestFinishAndReplay sets up a game on the home page (house rules, seats,

@@ -279,3 +279,24 @@ func TestCommandedTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestLoneKing offers a lone king's choices when the roll does not name it:
+// Pass and Retire buttons, and no piece to move; Pass plays.
+func TestLoneKing(t *testing.T) {
+	site := newSite(t)
+	p, c, st := steer(t, site, "chaturaji", 4, 'K', func(st *server.State) bool {
+		return slices.Equal(st.Actions, []string{"pass", "retire"})
+	})
+	must(t, p.Wait(`document.querySelector('svg.board.can-act') && document.querySelector('#act-pass') && document.querySelector('#act-retire')`, 5*time.Second))
+	if n := eval[int](t, p, `document.querySelectorAll('#board rect.movable').length`); n != 0 {
+		t.Errorf("%d pieces highlighted with no move to play", n)
+	}
+	if banner := eval[string](t, p, `document.querySelector('#turn').textContent`); !strings.Contains(banner, "Choose an action") {
+		t.Errorf("the banner says %q", banner)
+	}
+	must(t, p.ClickElement("#act-pass"))
+	waitSeqAfter(t, p, int(st.Seq))
+	if acts := recordActions(t, site, c.ID); !slices.Contains(acts[len(acts)-4:], "pass") {
+		t.Errorf("Pass did not play pass: %v", acts[len(acts)-4:])
+	}
+}
