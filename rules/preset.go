@@ -148,8 +148,12 @@ func register(pr *Preset) {
 }
 
 // prepare fills the derived tables and parses the start position.
+//
+// A house-rule preset is a copy of its base preset that shares the base's
+// slices, and games of the base may be reading them: prepare makes new
+// slices, never appending into the old ones.
 func (pr *Preset) prepare() error {
-	pr.seats = pr.seats[:0]
+	pr.seats = nil
 	for s := range Seat(NumSeats) {
 		if pr.plays(s) {
 			pr.seats = append(pr.seats, s)
@@ -177,7 +181,7 @@ func (pr *Preset) prepare() error {
 		pr.faceKinds = pr.Die.Kinds
 	}
 	pr.outcomes, pr.chances = outcomes(pr.Die, pr.Dice)
-	pr.outcomeKinds = pr.outcomeKinds[:0]
+	pr.outcomeKinds = nil
 	for _, r := range pr.outcomes {
 		var ks KindSet
 		for i := range r.Len() {

@@ -24,3 +24,28 @@ func TestRolledPositionPastTheClock(t *testing.T) {
 		}
 	}
 }
+
+// A house-rule preset is made while games of its base preset run: it must
+// not write into the base preset's tables (found by the race detector in
+// the server, where a game of chaturaji+ranks started beside live games of
+// chaturaji).
+func TestHouseRulesLeaveTheBaseAlone(t *testing.T) {
+	for _, name := range []string{"chaturaji+ranks", "chaturaji+ranks+dice=2cube"} {
+		base := rules.Chaturaji
+		seats := base.Seats()
+		chances := base.Chances()
+		d, err := rules.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if &d.Seats()[0] == &seats[0] {
+			t.Errorf("%s shares its seats with %s", name, base.Name)
+		}
+		if len(d.Chances()) > 0 && &d.Chances()[0] == &chances[0] {
+			t.Errorf("%s shares its chances with %s", name, base.Name)
+		}
+		if got := base.Seats(); len(got) != 4 || &got[0] != &seats[0] {
+			t.Errorf("%s changed %s's seats to %v", name, base.Name, got)
+		}
+	}
+}
