@@ -210,7 +210,10 @@ func TestPromotionChoice(t *testing.T) {
 	}
 	must(t, p.Wait(`document.querySelector('svg.board.can-act')`, 5*time.Second))
 	must(t, p.Drag(choices[0][:2], choices[0][2:4]))
-	must(t, p.Wait(`!document.querySelector('#board .chooser').hidden`, 5*time.Second))
+	if err := p.Wait(`!document.querySelector('#board .chooser').hidden`, 5*time.Second); err != nil {
+		acts := recordActions(t, site, c.ID)
+		t.Fatalf("%v\nthe choices were %v at event %d (%s to act); the game's last actions: %v", err, choices, st.Seq, st.ToAct, acts[max(0, len(acts)-4):])
+	}
 	offered := eval[int](t, p, `document.querySelectorAll('#board .chooser button:not(.quiet)').length`)
 	if offered != len(choices) {
 		t.Errorf("the page offers %d pieces, want %d (%v)", offered, len(choices), choices)
@@ -298,5 +301,41 @@ func TestLoneKing(t *testing.T) {
 	waitSeqAfter(t, p, int(st.Seq))
 	if acts := recordActions(t, site, c.ID); !slices.Contains(acts[len(acts)-4:], "pass") {
 		t.Errorf("Pass did not play pass: %v", acts[len(acts)-4:])
+	}
+}
+
+// TestScores captures a piece by clicks and sees the capturer's score go up
+// by the piece's points, as the server counts them.
+func TestScores(t *testing.T) {
+	site := newSite(t)
+	var capture string
+	canCapture := func(st *server.State) bool {
+		board := webtest.Board(st.Position)
+		for _, a := range st.Actions {
+			if len(a) == 4 && board[a[2:4]] != "" {
+				capture = a
+				return true
+			}
+		}
+		return false
+	}
+	p, c, st := steer(t, site, "chaturaji", 4, 'K', canCapture)
+	seat := st.ToAct
+	score := fmt.Sprintf(`document.querySelector('#seats .seat[data-seat=%q] .seat-score').textContent`, seat)
+	before := eval[string](t, p, score)
+	must(t, p.Wait(`document.querySelector('svg.board.can-act')`, 5*time.Second))
+	must(t, p.ClickSquare(capture[:2]))
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#board circle.dest[data-square=%q]')`, capture[2:]), 5*time.Second))
+	must(t, p.ClickSquare(capture[2:]))
+	waitSeqAfter(t, p, int(st.Seq))
+	after, err := site.State(c.ID)
+	must(t, err)
+	i := map[string]int{"South": 0, "West": 1, "North": 2, "East": 3}[seat]
+	if after.Scores[i] <= st.Scores[i] {
+		t.Fatalf("the server scored the capture %s: %d, was %d", capture, after.Scores[i], st.Scores[i])
+	}
+	must(t, p.Wait(fmt.Sprintf(`%s === %q`, score, fmt.Sprint(after.Scores[i])), 5*time.Second))
+	if before != fmt.Sprint(st.Scores[i]) {
+		t.Errorf("before the capture the page showed %s, the server %d", before, st.Scores[i])
 	}
 }

@@ -189,6 +189,8 @@ const describeJS = `(() => {
 		'message: ' + text('#message'),
 		'board: ' + (board ? board.getAttribute('class') : 'none') + ', ' + document.querySelectorAll('#board rect.movable').length + ' movable',
 		'actions: ' + [...document.querySelectorAll('#move-select option, #actions button')].map((e) => e.textContent + (e.disabled ? '(disabled)' : '')).join(' '),
+		'buttons: ' + [...document.querySelectorAll('button')].filter((b) => b.offsetParent).map((b) => b.textContent.trim() + (b.disabled ? '(disabled)' : '')).join(' | '),
+		'chooser: ' + [...document.querySelectorAll('.chooser')].map((c) => (c.hidden ? 'hidden ' : 'shown ') + c.textContent).join(' '),
 	].join('\n');
 })()`
 

@@ -267,6 +267,8 @@ class GamePage {
     document.body.dataset.status = this.status;
     document.body.dataset.toAct = this.toAct;
     document.body.dataset.seq = String(this.conn.lastSeq);
+    // What the page waits for, if anything: the answer to an action, or its event.
+    document.body.dataset.busy = this.sending ? 'sending' : this.conn.lastSeq < this.awaitSeq ? `event ${this.awaitSeq}` : '';
   }
 
   /** @param {boolean} canAct */
@@ -402,6 +404,7 @@ class GamePage {
    * @param {'info'|'error'|'hint'} [kind]
    */
   say(text, kind = 'info') {
+    if (kind === 'error') document.body.dataset.lastError = text;
     const el = byId('message');
     el.textContent = text;
     el.className = `message ${kind}`;
