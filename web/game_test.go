@@ -313,6 +313,12 @@ func TestPhone(t *testing.T) {
 	if top := eval[float64](t, p, `document.querySelector('#seats').getBoundingClientRect().bottom - document.querySelector('svg.board').getBoundingClientRect().top`); top > 0 {
 		t.Errorf("the scores are not above the board on a phone")
 	}
+	// The panels span the screen, as the board does.
+	for _, panel := range []string{"#seats", ".dice-panel", "#controls"} {
+		if w := eval[float64](t, p, fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().width`, panel)); w < width-2 {
+			t.Errorf("%s is %.0fpx wide on a phone, the board %.0fpx", panel, w, width)
+		}
+	}
 	must(t, p.Wait(myTurn, 10*time.Second))
 	from := eval[string](t, p, `document.querySelector('#board rect.movable').dataset.square`)
 	must(t, p.ClickSquare(from))

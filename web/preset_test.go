@@ -198,14 +198,29 @@ func finish(t *testing.T, site *webtest.Site, rules string, seats int, royal byt
 // (ludii's rules): the page asks which, and plays the one chosen.
 func TestPromotionChoice(t *testing.T) {
 	site := newSite(t)
+	// A move with at least two pieces to choose from (sometimes only one
+	// is left to promote to: then there is nothing to ask).
 	promotes := func(st *server.State) bool {
-		return slices.ContainsFunc(st.Actions, func(a string) bool { return strings.Contains(a, "=") })
+		n := map[string]int{}
+		for _, a := range st.Actions {
+			if strings.Contains(a, "=") {
+				n[a[:4]]++
+				if n[a[:4]] > 1 {
+					return true
+				}
+			}
+		}
+		return false
 	}
 	p, c, st := steer(t, site, "ludii", 4, 'K', promotes)
+	byMove := map[string][]string{}
 	var choices []string
 	for _, a := range st.Actions {
-		if strings.Contains(a, "=") && (len(choices) == 0 || a[:4] == choices[0][:4]) {
-			choices = append(choices, a)
+		if strings.Contains(a, "=") {
+			byMove[a[:4]] = append(byMove[a[:4]], a)
+			if len(byMove[a[:4]]) > len(choices) {
+				choices = byMove[a[:4]]
+			}
 		}
 	}
 	must(t, p.Wait(`document.querySelector('svg.board.can-act')`, 5*time.Second))
