@@ -77,7 +77,8 @@ var DefaultWeights = Weights{
 type evaluator struct {
 	pr     *rules.Preset
 	w      Weights
-	points [rules.NumKinds]float64
+	points [rules.NumKinds]float64 // what capturing each kind scores
+	value  [rules.NumKinds]float64 // what each kind is worth as material (see pieceValue)
 	moves  [rules.NumKinds]rules.Movement
 	noTake [rules.NumKinds]rules.KindSet
 	faces  []faceKinds // the kinds each outcome of the dice allows
@@ -110,6 +111,7 @@ func newEvaluator(pr *rules.Preset, w Weights) *evaluator {
 	}
 	for k := range rules.Kind(rules.NumKinds) {
 		e.points[k] = float64(pr.Pieces[k].Points)
+		e.value[k] = pieceValue(pr, k)
 		e.moves[k] = pr.Pieces[k].Moves
 		e.noTake[k] = pr.Pieces[k].CannotTake
 	}
@@ -165,7 +167,6 @@ type army struct {
 	live    bool                   // its pieces move, or will at its next turn
 	crowned bool                   // has a king, or will have one at its next turn
 	acts    bool                   // moves at its next turn: a king, or a kingless army that plays
-	side    float64                // the share of the win, in a finished game of a king preset
 	insured bool                   // a pawn waits on a king square: taking the king does not freeze it
 	mat     float64                // points of its pieces on the board
 	last    float64                // chance of holding the last king
@@ -202,7 +203,7 @@ func (e *evaluator) utility(p *rules.Position) Utility {
 		as.score = float64(p.Score(s))
 		for k := rules.Pawn; k < rules.Kind(rules.NumKinds); k++ {
 			b := p.Pieces(s, k)
-			as.mat += e.points[k] * float64(popcount(b))
+			as.mat += e.value[k] * float64(popcount(b))
 		}
 		waiting := p.Pieces(s, rules.Pawn) & e.kingSquares[s]
 		as.crowned = p.HasKing(s) || waiting != 0
@@ -354,7 +355,7 @@ func (e *evaluator) pawns(p *rules.Position, s rules.Seat) float64 {
 			if e.lastLine[s]&(1<<uint(t)) != 0 {
 				k := e.promoteTo[s][t]
 				if p.Pieces(s, k) == 0 {
-					v += e.w.Pawn * e.points[k] * float64(7-steps)
+					v += e.w.Pawn * e.value[k] * float64(7-steps)
 				}
 				break
 			}

@@ -255,7 +255,7 @@ func (m *MCTS) prior(p *rules.Position, a rules.Action) float32 {
 	}
 	v := float32(0)
 	if victim := p.At(a.To()); victim != rules.NoPiece {
-		v = float32(m.ev.points[victim.Kind()])
+		v = float32(m.ev.value[victim.Kind()])
 		if victim.Kind() == rules.King {
 			v += 10
 		}

@@ -33,7 +33,7 @@ func (m *MCTS) playoutAction(q *rules.Position, acts []rules.Action) rules.Actio
 		if victim == rules.NoPiece {
 			continue
 		}
-		v := m.ev.points[victim.Kind()]
+		v := m.ev.value[victim.Kind()]
 		if victim.Kind() == rules.King {
 			v += 100
 		}

@@ -17,7 +17,6 @@ func (s *Star) order(p *rules.Position, acts []rules.Action, ttMove rules.Action
 	keys := s.keys[ply][:len(acts)]
 	hist := &s.history[p.Seat()]
 	k := &s.killers[ply]
-	pr := s.pr
 	for i, a := range acts {
 		var key int32
 		switch {
@@ -30,11 +29,11 @@ func (s *Star) order(p *rules.Position, acts []rules.Action, ttMove rules.Action
 			mover := p.At(from)
 			if victim := p.At(to); victim != rules.NoPiece {
 				vk := victim.Kind()
-				val := int32(pr.Pieces[vk].Points)
+				val := int32(2 * s.ev.value[vk])
 				if vk == rules.King {
 					val = 64
 				}
-				key = keyCapture + val*256 - int32(pr.Pieces[mover.Kind()].Points)
+				key = keyCapture + val*256 - int32(2*s.ev.value[mover.Kind()])
 			} else if mover.Kind() == rules.Pawn && s.ev.lastLine[mover.Seat()]&(1<<uint(to)) != 0 {
 				key = keyPromote
 			} else if a == k[0] {

@@ -11,9 +11,10 @@ import (
 // tactics are small positions whose best action follows from the rules by
 // hand. Every search family must find it.
 var tactics = []struct {
-	name string
-	pos  string
-	want string
+	name  string
+	rules string // the preset; empty for chaturaji
+	pos   string
+	want  string
 }{
 	{
 		// The horse on c3 reaches West's king on b5 and West's elephant on
@@ -62,6 +63,55 @@ var tactics = []struct {
 		pos:  "8/3gK3gP/8/8/yE2bE4/8/8/bK5rH1 b 4 10,30,40,20 0",
 		want: "d4d7",
 	},
+	{
+		// RULES.md 5.1 chaturaji-teams [000]: North has no king, so its
+		// partner South commands both armies. East's king is the last of
+		// its team: North's elephant takes it on its throne (5 points, +2
+		// for the throne, and the empire bonus), which ends the game with
+		// South's team ahead; South's own elephant could only take West's
+		// elephant (4 points).
+		name:  "a commander takes the last enemy king with its partner's elephant",
+		rules: "chaturaji-teams",
+		pos:   "8/1yP2gP3/yE7/8/4gE2rK/bE7/6rP1/3bK4 b 4 0,0,0,0 0",
+		want:  "e4h4",
+	},
+	{
+		// chaturaji-teams [000]: taking East's king, the last of West and
+		// East's team, ends the game, and team scores decide it: 5 against
+		// 30, a certain loss. Taking West's elephant (4 points) plays on.
+		name:  "a team behind on points does not end the game by taking the last enemy king",
+		rules: "chaturaji-teams",
+		pos:   "4gK3/1yP6/3rK4/8/8/6rP1/6bK1/yE2bE4 b 4 0,30,0,0 0",
+		want:  "d1a1",
+	},
+	{
+		// martian [003]: the ravens of West, North and East hold e4, d5 and
+		// e5; South's raven moving onto d4, the last empty square of the
+		// centre, captures all three (the partner's too). The die left is a
+		// 3, for the raven; no other raven move captures anything.
+		name:  "the unkindness of ravens",
+		rules: "martian",
+		pos:   "2gM5/8/7rM/3gRrR3/4yR3/yM7/3bR4/5bM2 b 3 0,0,0,0 0",
+		want:  "d2d4",
+	},
+	{
+		// chaturanga-fr1 [004]: elephants (boats) of West and East on d5
+		// and e5 and the partner's on e4; South's elephant leaping from b2
+		// to d4 completes the block: both enemy elephants are captured and
+		// the partner's becomes South's.
+		name:  "elephant combat",
+		rules: "chaturanga-fr1",
+		pos:   "4gK3/8/8/yK2yBrB3/4gB2rK/8/1bB6/3bK4 b - 0,0,0,0 0",
+		want:  "b2d4",
+	},
+	{
+		// chaturanga-2p [004]: capturing the rajah wins; the tour on a1
+		// reaches it on a8.
+		name:  "a tour takes the rajah and wins",
+		rules: "chaturanga-2p",
+		pos:   "gK7/8/8/8/8/8/8/bE3bK2gE b - 0,0 0",
+		want:  "a1a8",
+	},
 }
 
 // families are the search players every tactic is put to, with a node
@@ -80,8 +130,15 @@ func TestTactics(t *testing.T) {
 	for _, f := range families {
 		for _, tc := range tactics {
 			t.Run(f.spec+"/"+tc.name, func(t *testing.T) {
-				p := rules.MustParsePosition(rules.Chaturaji, tc.pos)
-				want, err := rules.ParseAction(rules.Chaturaji, tc.want)
+				pr := rules.Chaturaji
+				if tc.rules != "" {
+					var err error
+					if pr, err = rules.Lookup(tc.rules); err != nil {
+						t.Fatal(err)
+					}
+				}
+				p := rules.MustParsePosition(pr, tc.pos)
+				want, err := rules.ParseAction(pr, tc.want)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -65,7 +65,7 @@ func (e *evaluator) threats(p *rules.Position, a *[rules.NumSeats]army, u *Utili
 				}
 				harm := 0.0
 				if ao.live {
-					harm = e.w.Material * e.points[pc.Kind()]
+					harm = e.w.Material * e.value[pc.Kind()]
 				}
 				if pc.Kind() == rules.King {
 					gain += e.kingGain(at, alive)
