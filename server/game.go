@@ -315,8 +315,10 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 }
 
 // commit numbers events, saves them in one transaction and only then
-// broadcasts them. If they cannot be saved the game is reloaded from the
-// store, so nothing changes.
+// broadcasts them, after the game's state has taken them in (so a client
+// that hears of an event and then asks for the state finds it there). If
+// they cannot be saved the game is reloaded from the store, so nothing
+// changes.
 func (l *live) commit(evs []*Event) error {
 	recs := make([]store.Event, len(evs))
 	for i, e := range evs {
@@ -342,14 +344,14 @@ func (l *live) commit(evs []*Event) error {
 	l.seq, l.last, l.updated = last.Seq, last, last.At
 	l.retryAt = time.Time{}
 	l.srv.metrics.events.Add(int64(len(evs)))
+	if last.Kind == KindEnd {
+		l.finish()
+	} else {
+		l.settle(time.Now())
+	}
 	for _, r := range recs {
 		l.publish(r.Data)
 	}
-	if last.Kind == KindEnd {
-		l.finish()
-		return nil
-	}
-	l.settle(time.Now())
 	return nil
 }
 

@@ -219,3 +219,41 @@ func TestFinishedGame(t *testing.T) {
 	status, body = ts.request("POST", "/api/games/"+g.ID+"/actions", "", `{"action": "pass"}`)
 	wantError(t, status, body, http.StatusUnauthorized, server.EUNAUTHORIZED)
 }
+
+// TestStateKeepsUpWithEvents checks that a client that hears of an event
+// and then asks for the game's state finds the event there: the state is
+// never behind what was broadcast, and once the end is heard the game is
+// finished, its seed revealed.
+func TestStateKeepsUpWithEvents(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	for game := range 3 {
+		g := ts.create(fourHumans)
+		spectator := ts.dial(g.ID, "", 0)
+		errs := make(chan error, 4)
+		for i, s := range g.Seats {
+			c := ts.dial(g.ID, s.Token, 0)
+			go func() { errs <- c.playUntilOver(rand.New(rand.NewPCG(uint64(game), uint64(i)))) }()
+		}
+		for {
+			e := spectator.next()
+			if e.Seq == 0 {
+				continue
+			}
+			st := ts.state(g.ID)
+			if st.Seq < e.Seq {
+				t.Fatalf("heard event %d (%s), then the state is at event %d", e.Seq, e.Kind, st.Seq)
+			}
+			if e.Kind == server.KindEnd {
+				if st.Status != "finished" || st.Seed == "" {
+					t.Fatalf("heard the end, then the state says %q with seed %q", st.Status, st.Seed)
+				}
+				break
+			}
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -14,7 +14,8 @@ import (
 )
 
 // Handler returns the server's HTTP handler: the API under /api/, the
-// WebSockets, /healthz, /metrics and the page at /.
+// WebSockets, /healthz and /metrics. The web client (package web) serves
+// the pages beside it.
 //
 // Every request to /api/ is rate-limited by client address. Requests that
 // change anything (POST) must be application/json, and browsers' cross-origin
@@ -23,7 +24,6 @@ import (
 // open to any origin (CORS "*"): they show nothing secret.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.handleIndex)
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /metrics", s.handleMetrics)
 	mux.HandleFunc("POST /api/games", s.handleCreate)

@@ -289,14 +289,13 @@ func TestRestart(t *testing.T) {
 	checkRecord(t, ts2, humans.ID, ts2.state(humans.ID))
 }
 
-// TestPages checks /, /healthz and /metrics.
+// TestPages checks /healthz and /metrics.
 func TestPages(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
 	g := ts.create(fourHumans)
 	ts.step(g.ID, tokensOf(g), rand.New(rand.NewPCG(1, 1)))
 	ts.dial(g.ID, "", 0)
 	for _, c := range []struct{ path, want string }{
-		{"/", `href="/api/games"`},
 		{"/healthz", "ok"},
 		{"/metrics", "chaturaji_games_live 1\n"},
 		{"/metrics", "chaturaji_games_total 1\n"},
