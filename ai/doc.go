@@ -18,10 +18,13 @@
 // final score, from its points, its material, its chance of holding the
 // last king (and so the raise to 54), the threats on the board (a king
 // attacked by a piece that moves on some roll most of all), pawns near
-// promotion and frozen armies. An Objective turns a Utility into what a seat
+// promotion and frozen armies; where captures score nothing (the presets
+// won by taking kings), material is valued by how the pieces move and a win
+// by taking the kings. An Objective turns a Utility into what a seat
 // maximises: its side's utility against the best and the mean of the other
-// sides. Sides are seats today; team presets will make partners one side.
+// sides, partners making one side in the team presets.
 //
-// "strong" is the family that won the comparison matches (see the arena
-// test); Levels lists the strength levels.
+// "strong" is the family that won the comparison matches recorded in
+// docs/strength.md, with the commands that measured them (chaturaji
+// match); Levels lists the strength levels.
 package ai
