@@ -8,7 +8,7 @@ import "github.com/chaturaji/chaturaji/rules"
 func (m *MCTS) playout(q *rules.Position) Utility {
 	var u rules.Undo
 	for i := 0; (m.opts.Horizon == 0 || i < m.opts.Horizon) && !q.Finished(); i++ {
-		if q.AwaitingRoll() {
+		for q.AwaitingRoll() { // a roll-off is followed by a roll
 			q.SetRoll(q.RandomRoll(m.rng))
 		}
 		acts := q.Actions(m.buf[:])

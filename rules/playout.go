@@ -42,10 +42,13 @@ func PlayRandom(p *Position, rng *rand.Rand) int {
 	var u Undo
 	n := 0
 	for !p.done {
-		if p.AwaitingRoll() && p.preset.specialRolls {
-			p.SetRoll(p.RandomRoll(rng))
-		} else if p.AwaitingRoll() {
-			p.SetRoll(p.preset.RandomRoll(rng))
+		// A roll-off is followed by the first seat's own roll.
+		for p.AwaitingRoll() {
+			if p.preset.specialRolls {
+				p.SetRoll(p.RandomRoll(rng))
+			} else {
+				p.SetRoll(p.preset.RandomRoll(rng))
+			}
 		}
 		acts := p.Actions(buf[:])
 		p.Make(acts[rng.IntN(len(acts))], &u)

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/chaturaji/chaturaji/rules"
@@ -46,6 +47,25 @@ func TestHouseRulesLeaveTheBaseAlone(t *testing.T) {
 		}
 		if got := base.Seats(); len(got) != 4 || &got[0] != &seats[0] {
 			t.Errorf("%s changed %s's seats to %v", name, base.Name, got)
+		}
+	}
+}
+
+// PlayRandom plays every preset from its start position to the end,
+// martian's roll-off included (it used to stop there with no action to
+// draw from), and leaves a finished position.
+func TestPlayRandomFromEveryStart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, name := range rules.Names() {
+		pr, err := rules.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			p := pr.StartPosition()
+			if n := rules.PlayRandom(p, rng); n == 0 || !p.Finished() {
+				t.Fatalf("%s: %d actions, finished %v: %s", name, n, p.Finished(), p)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,28 +11,33 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/rules"
 )
 
 var benchCommand = &command{
 	name:    "bench",
-	summary: "measure perft and random playout speed on one core",
+	summary: "measure perft, random playout and search speed on one core",
 	help:    benchHelp,
 	run:     runBench,
 }
 
-const benchHelp = `usage: chaturaji bench [--rules NAME] [--depth N] [--games N] [--runs R]
+const benchHelp = `usage: chaturaji bench [--rules NAME] [--depth N] [--games N] [--search N] [--runs R]
 
-Bench measures the rules engine on one core (GOMAXPROCS=1): perft of the
-start position to depth N in nodes per second, and random playouts
-(rules.PlayRandom) from the start position in games and actions per second.
-Each figure is the median of R runs. It prints the Go version and the CPU
-first.
+Bench measures the rules engine and the players on one core
+(GOMAXPROCS=1): perft of the start position to depth N in nodes per
+second; random playouts (rules.PlayRandom) from the start position in games
+and actions per second; and the search players' speed, in nodes (Monte
+Carlo: playouts) per second, over the decisions of one random game (every
+tenth, from a fixed seed), each searched with a budget of N nodes (Monte
+Carlo: N/20 playouts). Each figure is the median of R runs. It prints the Go
+version and the CPU first.
 
 Flags:
 	--rules NAME   the preset (default chaturaji)
 	--depth N      the perft depth (default 7)
 	--games N      playouts per run (default 2000)
+	--search N     nodes a searched decision (default 20000; 0: no search)
 	--runs R       runs of each measure (default 5)
 `
 
@@ -41,6 +47,7 @@ func runBench(e *env, args []string) error {
 	depth := fs.Int("depth", 7, "the perft depth `N`")
 	games := fs.Int("games", 2000, "playouts per run")
 	runs := fs.Int("runs", 5, "runs of each measure")
+	search := fs.Int64("search", 20000, "nodes a searched decision")
 	if err := parseFlags(e, fs, benchHelp, args); err != nil {
 		return err
 	}
@@ -49,6 +56,8 @@ func runBench(e *env, args []string) error {
 		return usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	case *depth < 1 || *games < 1 || *runs < 1:
 		return usageError("--depth, --games and --runs must be 1 or more")
+	case *search < 0:
+		return usageError("--search must be 0 or more")
 	}
 	pr, err := lookupPreset(*name)
 	if err != nil {
@@ -82,7 +91,73 @@ func runBench(e *env, args []string) error {
 	})
 	fmt.Fprintf(e.stdout, "playout:  %s games/s, %s actions/s (%d games, %.1f actions a game; median of %d: %v)\n",
 		rate(float64(*games), playout), rate(float64(actions), playout), *games, float64(actions)/float64(*games), *runs, playout.Round(time.Microsecond))
+	if *search == 0 {
+		return nil
+	}
+	return benchSearch(e, pr, *search, *runs)
+}
+
+// benchSearch measures each search family's speed over the decisions of
+// one random game.
+func benchSearch(e *env, pr *rules.Preset, nodes int64, runs int) error {
+	positions := benchPositions(pr, 10)
+	for _, family := range []struct{ spec, unit string }{
+		{"paranoid", "nodes"}, {"brs", "nodes"}, {"mcts", "playouts"},
+	} {
+		budget := ai.Budget{Nodes: nodes}
+		if family.spec == "mcts" {
+			budget.Nodes = max(nodes/20, 1)
+		}
+		var total int64
+		var err error
+		elapsed := median(runs, func() time.Duration {
+			total = 0
+			var pl ai.Player
+			if pl, err = ai.New(family.spec, 1); err != nil {
+				return 0
+			}
+			start := time.Now()
+			for _, p := range positions {
+				var an ai.Analysis
+				if an, err = pl.(ai.Analyzer).Analyze(context.Background(), p, budget); err != nil {
+					return 0
+				}
+				total += an.Nodes
+			}
+			return time.Since(start)
+		})
+		if err != nil {
+			return err
+		}
+		label := family.spec + ":"
+		fmt.Fprintf(e.stdout, "%-9s %s %s/s (%d decisions, %d %s each; median of %d: %v)\n",
+			label, rate(float64(total), elapsed), family.unit, len(positions), budget.Nodes, family.unit, runs, elapsed.Round(time.Microsecond))
+	}
 	return nil
+}
+
+// benchPositions returns every n-th decision of a random game of pr with a
+// fixed seed, where more than one action is legal.
+func benchPositions(pr *rules.Preset, n int) []*rules.Position {
+	g := rules.NewGame(pr, rules.SeedFromInt(1))
+	rng := rand.New(rand.NewPCG(1, 2))
+	var buf [rules.MaxActions]rules.Action
+	var ps []*rules.Position
+	for i := 0; !g.Finished(); {
+		if g.Position().AwaitingRoll() {
+			g.Roll()
+			continue
+		}
+		acts := g.Actions(buf[:])
+		if len(acts) > 1 && i%n == 0 {
+			ps = append(ps, g.Position())
+		}
+		if len(acts) > 1 {
+			i++
+		}
+		g.Play(acts[rng.IntN(len(acts))])
+	}
+	return ps
 }
 
 // median runs f n times and returns the median of the durations it
