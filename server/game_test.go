@@ -9,7 +9,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
 )
 
@@ -67,15 +66,7 @@ func TestFullGame(t *testing.T) {
 		t.Fatalf("state %+v\nend %+v", st, end)
 	}
 
-	status, body := ts.request("GET", "/api/games/"+g.ID+"/record", "", "")
-	if status != http.StatusOK {
-		t.Fatalf("record: %d %s", status, body)
-	}
-	recs, err := record.ParseString(string(body))
-	if err != nil {
-		t.Fatalf("record: %v\n%s", err, body)
-	}
-	r := recs[0]
+	r := ts.record(g.ID)
 	if seed, _ := r.Tags.Get("Seed"); seed != end.Seed {
 		t.Fatalf("record's seed %q, want %q", seed, end.Seed)
 	}

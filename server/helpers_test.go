@@ -18,6 +18,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/store"
 	_ "github.com/chaturaji/chaturaji/store/sqlite"
@@ -156,6 +157,20 @@ func (ts *testServer) state(id string) *server.State {
 		ts.t.Fatal(err)
 	}
 	return &st
+}
+
+// record returns a game's record, parsed.
+func (ts *testServer) record(id string) *record.Record {
+	ts.t.Helper()
+	status, body := ts.request("GET", "/api/games/"+id+"/record", "", "")
+	if status != http.StatusOK {
+		ts.t.Fatalf("GET /api/games/%s/record: %d %s", id, status, body)
+	}
+	recs, err := record.ParseString(string(body))
+	if err != nil {
+		ts.t.Fatalf("record: %v\n%s", err, body)
+	}
+	return recs[0]
 }
 
 // waitState polls a game's state until ok accepts it.

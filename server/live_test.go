@@ -99,25 +99,18 @@ func TestBotsAlone(t *testing.T) {
 // position and its dice follow from its seed.
 func checkRecord(t *testing.T, ts *testServer, id string, st *server.State) *record.Record {
 	t.Helper()
-	status, body := ts.request("GET", "/api/games/"+id+"/record", "", "")
-	if status != http.StatusOK {
-		t.Fatalf("record: %d %s", status, body)
-	}
-	recs, err := record.ParseString(string(body))
+	r := ts.record(id)
+	game, err := r.Replay()
 	if err != nil {
 		t.Fatal(err)
 	}
-	game, err := recs[0].Replay()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := recs[0].VerifyDice(); err != nil {
+	if err := r.VerifyDice(); err != nil {
 		t.Fatal(err)
 	}
 	if st != nil && game.Position().String() != st.Position {
 		t.Fatalf("record replays to %s, want %s", game.Position(), st.Position)
 	}
-	return recs[0]
+	return r
 }
 
 // TestBotsDoNotBlock checks that a game of humans goes on at once while

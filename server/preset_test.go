@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"math/rand/v2"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
 )
@@ -73,18 +71,11 @@ func TestEveryPresetPlays(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				status, body := ts.request("GET", "/api/games/"+g.ID+"/record", "", "")
-				if status != http.StatusOK {
-					t.Fatalf("record: %d %s", status, body)
-				}
-				recs, err := record.ParseString(string(body))
-				if err != nil {
-					t.Fatalf("record: %v\n%s", err, body)
-				}
-				if _, err := recs[0].Replay(); err != nil {
+				r := ts.record(g.ID)
+				if _, err := r.Replay(); err != nil {
 					t.Fatal(err)
 				}
-				if err := recs[0].VerifyDice(); err != nil {
+				if err := r.VerifyDice(); err != nil {
 					t.Fatal(err)
 				}
 			}
