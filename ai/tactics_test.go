@@ -76,6 +76,15 @@ var tactics = []struct {
 		want:  "e4h4",
 	},
 	{
+		// chaturaji-teams [000]: a king moving onto an enemy throne scores
+		// its team a point, once per throne. South's king steps onto West's
+		// throne a5, out of every enemy's reach; nothing else scores.
+		name:  "a king takes the bonus of an enemy throne",
+		rules: "chaturaji-teams",
+		pos:   "8/8/8/8/1bK6/8/bP6gK/4yK2rK b 5 0,0,0,0 0",
+		want:  "b4a5",
+	},
+	{
 		// chaturaji-teams [000]: taking East's king, the last of West and
 		// East's team, ends the game, and team scores decide it: 5 against
 		// 30, a certain loss. Taking West's elephant (4 points) plays on.
