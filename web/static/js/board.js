@@ -152,20 +152,31 @@ export class Board {
     this.draw();
   }
 
-  /** @returns {Map<number, string[]>} the legal moves by from-square */
-  movesBySource() {
+  /**
+   * grouped returns the legal actions of one type, by a square of theirs.
+   * @param {string[]} actions
+   * @param {string} type 'move' or 'drop'
+   * @param {'from' | 'to'} key the square to group by
+   * @returns {Map<number, string[]>}
+   */
+  static grouped(actions, type, key) {
     /** @type {Map<number, string[]>} */
     const m = new Map();
-    const st = this.state;
-    if (!st || !st.actions) return m;
-    for (const text of st.actions) {
+    for (const text of actions) {
       const a = parseAction(text);
-      if (a.type !== 'move') continue;
-      const list = m.get(a.from) || [];
+      if (a.type !== type) continue;
+      const sq = /** @type {number} */ (a[key]);
+      const list = m.get(sq) || [];
       list.push(text);
-      m.set(a.from, list);
+      m.set(sq, list);
     }
     return m;
+  }
+
+  /** @returns {Map<number, string[]>} the legal moves by from-square */
+  movesBySource() {
+    const st = this.state;
+    return Board.grouped((st && st.actions) || [], 'move', 'from');
   }
 
   sources() {
@@ -174,18 +185,8 @@ export class Board {
 
   /** @returns {Map<number, string[]>} the legal drops by square */
   drops() {
-    /** @type {Map<number, string[]>} */
-    const m = new Map();
     const st = this.state;
-    if (!st || !st.actions) return m;
-    for (const text of st.actions) {
-      const a = parseAction(text);
-      if (a.type !== 'drop') continue;
-      const list = m.get(a.to) || [];
-      list.push(text);
-      m.set(a.to, list);
-    }
-    return m;
+    return Board.grouped((st && st.actions) || [], 'drop', 'to');
   }
 
   /**
@@ -194,16 +195,7 @@ export class Board {
    * @returns {Map<number, string[]>}
    */
   targets(from) {
-    /** @type {Map<number, string[]>} */
-    const m = new Map();
-    for (const text of this.movesBySource().get(from) || []) {
-      const a = parseAction(text);
-      if (a.type !== 'move') continue;
-      const list = m.get(a.to) || [];
-      list.push(text);
-      m.set(a.to, list);
-    }
-    return m;
+    return Board.grouped(this.movesBySource().get(from) || [], 'move', 'to');
   }
 
   draw() {
