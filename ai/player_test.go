@@ -89,8 +89,10 @@ func TestTimeBudget(t *testing.T) {
 			if _, err := pl.Choose(context.Background(), p, ai.Budget{Time: budget}); err != nil {
 				t.Fatal(err)
 			}
-			// Generous: other tests and processes share the machine.
-			if el := time.Since(start); el > budget+40*time.Millisecond {
+			// Generous: other tests and processes share the machine, and
+			// the race detector slows everything. A search that ignored
+			// its budget would run on for an hour.
+			if el := time.Since(start); el > budget+450*time.Millisecond {
 				t.Errorf("took %v on a budget of %v", el, budget)
 			}
 		})
