@@ -129,7 +129,7 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		var rp *replayed
 		rp, err = s.read(r.Context(), id)
 		if err == nil {
-			text = gameRecord(rp.game, rp.info, rp.game.Finished()).String()
+			text = gameRecord(rp.game, rp.info, rp.takeovers, rp.game.Finished()).String()
 		}
 	}
 	if err != nil {

@@ -117,6 +117,7 @@ func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
 func (l *live) takeOver(i int, reason string, now time.Time) {
 	seat := l.pr.Seats()[i]
 	player := botPrefix + l.table.Takeover
+	t := newTakeover(l.game, seat, l.info.Seats[i].Player, player, reason)
 	l.info.Seats[i].Player = player
 	l.bots[i] = nil
 	e := &Event{Kind: KindSeat, At: now, Seat: seat.String(), Player: player, Reason: reason}
@@ -124,6 +125,7 @@ func (l *live) takeOver(i int, reason string, now time.Time) {
 	if err := l.commit([]*Event{e}); err != nil {
 		return // reloaded: the seat is the human's again, until the retry
 	}
+	l.takeovers = append(l.takeovers, t)
 	l.srv.log.Info("bot takes seat", "game", l.id, "seat", seat.String(), "bot", player, "reason", reason)
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()

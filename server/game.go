@@ -57,6 +57,7 @@ type live struct {
 	stopBot   context.CancelFunc // cancels the bot thinking
 	over      bool               // the end event is saved
 	broken    bool               // the store failed and the game could not be reloaded
+	takeovers []takeover         // the seats bots took, for the record
 }
 
 // newLive makes the live game of a replayed one; run starts its loop.
@@ -81,6 +82,7 @@ func newLive(s *Server, r *replayed) *live {
 		idleSince: make([]time.Time, n),
 		bots:      make([]*bot, n),
 		thinking:  -1,
+		takeovers: r.takeovers,
 	}
 	if r.last != nil {
 		l.updated = r.last.At
@@ -397,7 +399,7 @@ func (l *live) reload() {
 		l.broken = true
 		return
 	}
-	l.info, l.table, l.game, l.seq, l.last = r.info, r.table, r.game, r.seq, r.last
+	l.info, l.table, l.game, l.seq, l.last, l.takeovers = r.info, r.table, r.game, r.seq, r.last, r.takeovers
 	l.bots = make([]*bot, len(l.info.Seats))
 	l.snapshot()
 }
@@ -414,7 +416,7 @@ func (l *live) snapshot() {
 // record returns the game's record; the seed is left out while the game
 // goes on.
 func (l *live) record() *record.Record {
-	return gameRecord(l.game, l.info, l.over)
+	return gameRecord(l.game, l.info, l.takeovers, l.over)
 }
 
 // decider returns the seat that decides now and its index, or -1 if no one

@@ -180,6 +180,57 @@ func TestAbandoned(t *testing.T) {
 	wantError(t, status, body, http.StatusConflict, server.ECONFLICT)
 }
 
+// TestTakeoverInRecord checks that a game's record says which seats bots
+// took and from which turn, and still names the seats' first players: while
+// the game goes on, after a restart (the record rebuilt from the store) and
+// once it is over.
+func TestTakeoverInRecord(t *testing.T) {
+	path := t.TempDir() + "/games.db"
+	ts := newTestServer(t, testConfig(), openStore(t, path))
+	g := ts.create(`{"seats": ["human", "human", "human", "human"], "names": ["Ann", "", "Bo", ""], "turn_ms": 1000, "on_timeout": "bot", "takeover": "random", "auto_pass": false}`)
+	tokens := tokensOf(g)
+	rng := rand.New(rand.NewPCG(11, 12))
+	const played = 5 // turns, of one action each in this preset
+	for range played {
+		ts.step(g.ID, tokens, rng)
+	}
+	late := ts.state(g.ID).ToAct
+	spectator := ts.dial(g.ID, "", 0)
+	spectator.until(func(e server.Event) bool { return e.Kind == server.KindSeat })
+	spectator.until(func(e server.Event) bool { return e.Kind == server.KindAction && e.Seat == late })
+
+	want := map[string]string{"South": "Ann", "West": "human", "North": "Bo", "East": "human",
+		"Takeover": late + ": bot:random from turn " + itoa(played+1) + " (timeout)"}
+	check := func(when string, r *record.Record) {
+		t.Helper()
+		for name, value := range want {
+			if got, _ := r.Tags.Get(name); got != value {
+				t.Errorf("%s: tag %s is %q, want %q", when, name, got, value)
+			}
+		}
+		if len(r.Turns) <= played || r.Turns[played].Seat.String() != late {
+			t.Errorf("%s: turn %d is not %s's: %v", when, played+1, late, r.Turns)
+		}
+	}
+	check("live", ts.record(g.ID))
+
+	ts.stop()
+	ts2 := newTestServer(t, testConfig(), openStore(t, path))
+	check("after a restart", ts2.record(g.ID))
+
+	// The humans play the game out; the bot plays its seat.
+	for {
+		st := ts2.waitState(g.ID, 10*time.Second, func(s *server.State) bool {
+			return s.Status != "live" || s.ToAct != late && len(s.Actions) > 0
+		})
+		if st.Status != "live" {
+			break
+		}
+		ts2.step(g.ID, tokens, rng)
+	}
+	check("over", checkRecord(t, ts2, g.ID, nil))
+}
+
 // TestConnectedNotAbandoned checks that a connected player keeps the seat
 // past the grace.
 func TestConnectedNotAbandoned(t *testing.T) {

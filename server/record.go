@@ -1,24 +1,69 @@
 package server
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 )
 
+// takeover is a seat that changed hands during a game: a bot took it from
+// its holder, from the given turn group of the record on.
+type takeover struct {
+	seat   rules.Seat
+	from   string // the player before: "human" or "bot:SPEC"
+	to     string // the bot that took the seat
+	reason string // ReasonAbandoned or ReasonTimeout
+	turn   int    // the turn group, from 1, in which the bot first decided
+}
+
+// newTakeover records that seat passes to player in game g now: the seat
+// is the one deciding, so its turn group is the last one, or the next if
+// the seat has not rolled yet.
+func newTakeover(g *rules.Game, seat rules.Seat, from, to, reason string) takeover {
+	turns := g.Turns()
+	n := len(turns)
+	if n == 0 || turns[n-1].Seat != seat {
+		n++
+	}
+	return takeover{seat: seat, from: from, to: to, reason: reason, turn: n}
+}
+
+// String returns the takeover as the Takeover tag writes it:
+// "South: bot:greedy from turn 14 (abandoned)".
+func (t takeover) String() string {
+	return fmt.Sprintf("%s: %s from turn %d (%s)", t.seat, t.to, t.turn, t.reason)
+}
+
 // gameRecord returns the record of a game: its seats' players as tags
-// (their names, else "human" or the bot), the date, the game's id, the
-// SeedHash and, once the game is over, the Seed, so that anyone can check
-// every roll with `chaturaji verify`.
-func gameRecord(g *rules.Game, info *store.Game, over bool) *record.Record {
+// (their names, else "human" or the bot they started with), the date, the
+// game's id, the seats bots took over (the Takeover tag), the SeedHash and,
+// once the game is over, the Seed, so that anyone can check every roll
+// with `chaturaji verify`.
+func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, over bool) *record.Record {
 	tags := []record.Tag{{Name: "Site", Value: "chaturaji server"}, {Name: "Game", Value: info.ID}}
 	tags = append(tags, record.Tag{Name: "Date", Value: info.Created.UTC().Format("2006.01.02")})
 	for i, s := range g.Preset().Seats() {
 		who := info.Seats[i].Name
 		if who == "" {
 			who = info.Seats[i].Player
+			for _, t := range takeovers {
+				if t.seat == s {
+					who = t.from
+					break
+				}
+			}
 		}
 		tags = append(tags, record.Tag{Name: s.String(), Value: who})
+	}
+	if len(takeovers) > 0 {
+		parts := make([]string, len(takeovers))
+		for i, t := range takeovers {
+			parts[i] = t.String()
+		}
+		tags = append(tags, record.Tag{Name: "Takeover", Value: strings.Join(parts, "; ")})
 	}
 	r := record.FromGame(g, tags...)
 	if !over {

@@ -17,6 +17,8 @@ type replayed struct {
 	game  *rules.Game
 	seq   int64
 	last  *Event // nil before the first event
+
+	takeovers []takeover // the seats bots took, in order
 }
 
 // replay rebuilds a game from its stored table and events: the dice are
@@ -76,8 +78,19 @@ func (r *replayed) apply(se store.Event) error {
 		if !ok {
 			return fmt.Errorf("no seat %q", e.Seat)
 		}
-		r.info.Seats[seatIndex(pr, s)].Player = e.Player
-	case KindStart, KindEnd:
+		i := seatIndex(pr, s)
+		r.takeovers = append(r.takeovers, newTakeover(r.game, s, r.info.Seats[i].Player, e.Player, e.Reason))
+		r.info.Seats[i].Player = e.Player
+	case KindStart:
+		// The seats as the game began; the stored table shows them as they
+		// are now, after any takeover, which the seat events replay.
+		if len(e.Seats) != len(r.info.Seats) {
+			return fmt.Errorf("%d seats, the table has %d", len(e.Seats), len(r.info.Seats))
+		}
+		for i, si := range e.Seats {
+			r.info.Seats[i].Player = si.Player
+		}
+	case KindEnd:
 	default:
 		return fmt.Errorf("unknown kind")
 	}
