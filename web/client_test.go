@@ -2,11 +2,15 @@ package web_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
 )
@@ -248,5 +252,55 @@ func TestEveryRulesPage(t *testing.T) {
 		if title := eval[string](t, p, `document.title`); !strings.HasPrefix(title, name+" ") {
 			t.Errorf("%s: the page is titled %q", name, title)
 		}
+	}
+}
+
+// TestTakeoverNoted shows a bot taking a seat whose player ran out of time:
+// a note in the move list, just above the turn the bot plays first, which
+// is the turn the record's Takeover tag names; the replay shows the same,
+// and numbers its turns as the record does.
+func TestTakeoverNoted(t *testing.T) {
+	site := newSite(t)
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "bot:random", "bot:random", "bot:random"}, TurnMS: 500, OnTimeout: "bot", Takeover: "random", AutoPass: new(false)})
+	must(t, err)
+	p := newPage(t, 1100, 800, false)
+	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
+	const note = "South: bot:random takes over (out of time)"
+	noted := fmt.Sprintf(`[...document.querySelectorAll('#moves .move-line.note')].some(e => e.textContent === %q)`, note)
+	must(t, p.Wait(noted, 10*time.Second))
+	if next := eval[string](t, p, `document.querySelector('#moves .move-line.note').nextElementSibling?.querySelector('.move-no')?.textContent || ''`); next != "1" {
+		t.Errorf("the note stands above turn %q, want 1 (South's first)", next)
+	}
+
+	var st *server.State
+	for end := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		st, err = site.State(c.ID)
+		must(t, err)
+		if st.Status != "live" || time.Now().After(end) {
+			break
+		}
+	}
+	if st.Status != "finished" {
+		t.Fatalf("the bots did not finish the game: %+v", st)
+	}
+	resp, err := http.Get(site.API.Base + "/api/games/" + c.ID + "/record")
+	must(t, err)
+	text, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	must(t, err)
+	recs, err := record.ParseString(string(text))
+	must(t, err)
+	if tag, _ := recs[0].Tags.Get("Takeover"); tag != "South: bot:random from turn 1 (timeout)" {
+		t.Errorf("the record's Takeover tag is %q", tag)
+	}
+
+	must(t, p.Go(site.URL+"/replay/"+c.ID))
+	must(t, p.Wait(noted, 10*time.Second))
+	if next := eval[string](t, p, `document.querySelector('#moves .move-line.note').nextElementSibling?.querySelector('.move-no')?.textContent || ''`); next != "1" {
+		t.Errorf("in the replay the note stands above turn %q, want 1", next)
+	}
+	nums := eval[[]string](t, p, `[...document.querySelectorAll('#moves .move-no')].map(e => e.textContent)`)
+	if len(nums) != len(recs[0].Turns) || len(nums) > 0 && nums[len(nums)-1] != strconv.Itoa(len(recs[0].Turns)) {
+		t.Errorf("the replay numbers %d turns, up to %v; the record has %d", len(nums), nums[len(nums)-1:], len(recs[0].Turns))
 	}
 }

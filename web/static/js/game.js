@@ -6,7 +6,7 @@ import { h, byId, replace, toast, copyText } from './dom.js';
 import { Board } from './board.js';
 import { Dice } from './dice.js';
 import { Seats } from './seats.js';
-import { MoveList } from './movelist.js';
+import { MoveList, addTakeover } from './movelist.js';
 import { Analysis } from './analysis.js';
 import { Connection } from './connection.js';
 import { armyBadge, paint } from './pieces.js';
@@ -184,6 +184,7 @@ class GamePage {
       case 'seat': {
         const s = this.seats.find((x) => x.seat === e.seat);
         if (s && e.player) s.player = e.player;
+        addTakeover(this.turns, e, this.letter[e.seat || ''] || '', !!this.preset.dice, e.seq || 0);
         if (live) toast(`A bot (${e.player}) takes ${e.seat}'s seat: ${e.reason === 'timeout' ? 'out of time' : 'the player left'}.`);
         break;
       }

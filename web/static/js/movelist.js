@@ -9,7 +9,8 @@ import { armyBadge } from './pieces.js';
 /**
  * @typedef {{seat: string, roll: string, actions: {text: string, step: number}[], step: number, note?: string}} TurnLine
  *   seat: colour letter; step: the replay step of the roll (or first action);
- *   note: a line that is no seat's turn (martian's roll-off)
+ *   note: a line that is no seat's turn (martian's roll-off, a bot taking
+ *   a seat); only the other lines are numbered, as the record numbers them
  */
 
 export class MoveList {
@@ -32,16 +33,18 @@ export class MoveList {
    * @param {number} [current]
    */
   render(turns, current = -1) {
-    const items = turns.map((t, n) => {
+    let n = 0; // turns numbered as the record numbers its turn groups: notes aside
+    const items = turns.map((t) => {
       if (t.note) {
-        return h('li', { class: 'move-line note', 'data-turn': n + 1 },
+        return h('li', { class: 'move-line note' },
           this.onPick
             ? h('button', { type: 'button', class: ['move-act', t.step === current && 'current'], onclick: () => this.onPick && this.onPick(t.step) }, t.note)
             : h('span', { class: 'move-act' }, t.note));
       }
       const acts = t.actions.length ? t.actions : [];
-      return h('li', { class: 'move-line', 'data-turn': n + 1 },
-        h('span', { class: 'move-no' }, String(n + 1)),
+      n++;
+      return h('li', { class: 'move-line', 'data-turn': n },
+        h('span', { class: 'move-no' }, String(n)),
         armyBadge(t.seat, 16),
         h('span', { class: 'sr-only' }, this.names[t.seat] || t.seat),
         h('span', { class: 'move-roll', title: 'roll' }, t.roll && t.roll !== '-' ? t.roll : ''),
@@ -58,4 +61,23 @@ export class MoveList {
       this.host.scrollTop = this.host.scrollHeight;
     }
   }
+}
+
+/**
+ * addTakeover puts a seat event's note in the move list, just above the
+ * turn in which the bot first plays, the turn the record's Takeover tag
+ * names: with dice the seat has rolled, so its turn is the last line;
+ * without, the bot's action opens the next line.
+ * @param {TurnLine[]} turns
+ * @param {{seat?: string, player?: string, reason?: string}} e the seat event
+ * @param {string} letter the seat's colour letter
+ * @param {boolean} dice the preset rolls dice
+ * @param {number} step the note's step
+ */
+export function addTakeover(turns, e, letter, dice, step) {
+  const why = e.reason === 'timeout' ? 'out of time' : 'the player left';
+  const note = { seat: '', roll: '', actions: [], step, note: `${e.seat}: ${e.player} takes over (${why})` };
+  const last = turns[turns.length - 1];
+  if (dice && last && !last.note && last.seat === letter) turns.splice(turns.length - 1, 0, note);
+  else turns.push(note);
 }

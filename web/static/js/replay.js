@@ -8,7 +8,7 @@ import { h, byId, replace } from './dom.js';
 import { Board } from './board.js';
 import { Dice } from './dice.js';
 import { Seats } from './seats.js';
-import { MoveList } from './movelist.js';
+import { MoveList, addTakeover } from './movelist.js';
 import { Analysis } from './analysis.js';
 import { armyBadge, paint } from './pieces.js';
 import { parsePosition, parseAction, parseExtra, seatStatus } from './position.js';
@@ -49,14 +49,21 @@ class Replay {
     this.st = st;
     this.letter = Object.fromEntries(preset.seats.map((s) => [s.seat, s.letter]));
     /** @type {GameEvent[]} the steps: the start, then every roll and action */
-    this.steps = evs.filter((e) => e.position && (e.kind === 'start' || e.kind === 'roll' || e.kind === 'action'));
+    this.steps = [];
     this.end = evs.find((e) => e.kind === 'end') || null;
     const start = evs.find((e) => e.kind === 'start');
     this.seats = (start && start.seats) || st.seats;
     /** @type {TurnLine[]} */
     this.turns = [];
-    this.steps.forEach((e, i) => {
+    for (const e of evs) {
       const letter = this.letter[e.seat || ''] || '';
+      if (e.kind === 'seat') {
+        addTakeover(this.turns, e, letter, !!preset.dice, this.steps.length - 1);
+        continue;
+      }
+      if (!e.position || !(e.kind === 'start' || e.kind === 'roll' || e.kind === 'action')) continue;
+      const i = this.steps.length;
+      this.steps.push(e);
       if (e.kind === 'roll' && !e.seat) this.turns.push({ seat: '', roll: '', actions: [], step: i, note: rollOffText(preset, e.roll || '') });
       else if (e.kind === 'roll') this.turns.push({ seat: letter, roll: e.roll || '', actions: [], step: i });
       if (e.kind === 'action') {
@@ -64,7 +71,7 @@ class Replay {
         if (!preset.dice || !last || last.seat !== letter) this.turns.push({ seat: letter, roll: '-', actions: [], step: i });
         this.turns[this.turns.length - 1].actions.push({ text: e.action || '', step: i });
       }
-    });
+    }
     this.step = this.steps.length - 1;
     this.timer = 0;
     this.view = 'auto';
