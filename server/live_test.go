@@ -231,6 +231,30 @@ func TestTakeoverInRecord(t *testing.T) {
 	check("over", checkRecord(t, ts2, g.ID, nil))
 }
 
+// TestTakeoverDiceless checks the Takeover tag's turn without dice, where
+// no roll opens a turn group: the bot's first action opens the next one.
+func TestTakeoverDiceless(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(`{"rules": "chaturanga-2p", "seats": ["human", "human"], "turn_ms": 1000, "on_timeout": "bot", "takeover": "random"}`)
+	tokens := tokensOf(g)
+	rng := rand.New(rand.NewPCG(13, 14))
+	const played = 3
+	for range played {
+		ts.step(g.ID, tokens, rng)
+	}
+	late := ts.state(g.ID).ToAct
+	spectator := ts.dial(g.ID, "", 0)
+	spectator.until(func(e server.Event) bool { return e.Kind == server.KindSeat })
+	spectator.until(func(e server.Event) bool { return e.Kind == server.KindAction && e.Seat == late })
+	r := ts.record(g.ID)
+	if got, _ := r.Tags.Get("Takeover"); got != late+": bot:random from turn "+itoa(played+1)+" (timeout)" {
+		t.Errorf("Takeover %q, after %d turns", got, played)
+	}
+	if len(r.Turns) <= played || r.Turns[played].Seat.String() != late {
+		t.Errorf("turn %d is not %s's: %v", played+1, late, r.Turns)
+	}
+}
+
 // TestConnectedNotAbandoned checks that a connected player keeps the seat
 // past the grace.
 func TestConnectedNotAbandoned(t *testing.T) {

@@ -19,13 +19,13 @@ type takeover struct {
 	turn   int    // the turn group, from 1, in which the bot first decided
 }
 
-// newTakeover records that seat passes to player in game g now: the seat
-// is the one deciding, so its turn group is the last one, or the next if
-// the seat has not rolled yet.
+// newTakeover records that seat passes to player in game g now, while it
+// decides. The bot's first action belongs to the last turn group, unless
+// that action will open a group: a roll opens one (with dice, as
+// rules.Game groups turns), and so does a diceless turn's first action.
 func newTakeover(g *rules.Game, seat rules.Seat, from, to, reason string) takeover {
-	turns := g.Turns()
-	n := len(turns)
-	if n == 0 || turns[n-1].Seat != seat {
+	n := len(g.Turns())
+	if p := g.Position(); n == 0 || p.AwaitingRoll() || g.Preset().Die == nil && p.Pending() == "" {
 		n++
 	}
 	return takeover{seat: seat, from: from, to: to, reason: reason, turn: n}
