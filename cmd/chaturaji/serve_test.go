@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,25 +23,75 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
 )
 
 // TestKillAndRestart runs the real binary, kills it with SIGKILL in the
-// middle of games, starts it again on the same SQLite file and checks that
+// middle of games, starts it again on the same database and checks that
 // nothing acknowledged was lost: the games go on from where they were, the
 // players reconnect and finish, bots and clocks included, and the record
-// proves its dice.
+// proves its dice. It does so on SQLite and on PostgreSQL.
 func TestKillAndRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "chaturaji")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	db := "sqlite:" + filepath.Join(dir, "games.db")
+	t.Run("sqlite", func(t *testing.T) {
+		killAndRestart(t, bin, "sqlite:"+filepath.Join(t.TempDir(), "games.db"))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		killAndRestart(t, bin, postgresSchema(t))
+	})
+}
+
+// postgresSchema returns the URL of the test PostgreSQL server (from
+// CHATURAJI_TEST_POSTGRES, which `make test` sets) with search_path set to
+// a schema of the test's own, dropped when it ends. Without a server the
+// test fails: it never skips.
+func postgresSchema(t *testing.T) string {
+	t.Helper()
+	base := os.Getenv("CHATURAJI_TEST_POSTGRES")
+	if base == "" {
+		t.Fatal("CHATURAJI_TEST_POSTGRES is not set: run `make test`, which starts a PostgreSQL server, or export CHATURAJI_TEST_POSTGRES=\"$(bash scripts/postgres.sh)\" from the repository's root")
+	}
+	var suffix [4]byte
+	crand.Read(suffix[:])
+	name := fmt.Sprintf("killtest_%d_%s", os.Getpid(), hex.EncodeToString(suffix[:]))
+	ident := pgx.Identifier{name}.Sanitize()
+	pgExec(t, base, "CREATE SCHEMA "+ident)
+	t.Cleanup(func() { pgExec(t, base, "DROP SCHEMA "+ident+" CASCADE") })
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("CHATURAJI_TEST_POSTGRES: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// pgExec runs one statement on a connection of its own.
+func pgExec(t *testing.T, u, sql string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatalf("connect to CHATURAJI_TEST_POSTGRES: %v", err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// killAndRestart is TestKillAndRestart on the database db.
+func killAndRestart(t *testing.T, bin, db string) {
+	dir := t.TempDir()
 	addr := freeAddr(t)
 	srv := startBinary(t, bin, addr, db)
 	base := "http://" + addr
