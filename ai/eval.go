@@ -32,9 +32,10 @@ type Weights struct {
 	// with more material: 0 makes every living king equally likely to last.
 	Strength float64
 	// Exposure is what each kind of enemy piece that attacks a king costs
-	// the king's chance of lasting, in units of the average chance;
-	// Approach, each kind that could attack it after one move.
+	// the king's chance of lasting, in units of the average chance.
 	Exposure float64
+	// Approach is what each kind of enemy piece that could attack a king
+	// after one move costs, in the same units as Exposure.
 	Approach float64
 	// Lattice is what each enemy boat on the king's lattice costs: boats
 	// leap two squares diagonally, so each stays on one eighth of the board

@@ -13,6 +13,8 @@ import (
 // default" only where New fills it in; players built by hand should start
 // from DefaultOptions.
 type Options struct {
+	// Weights are the evaluation's parameters, with which every search
+	// family values positions.
 	Weights Weights
 	// Leader is the objective's weight of the best opponent against the
 	// mean of the opponents (see Objective).

@@ -30,12 +30,12 @@ type Player interface {
 
 // Analysis is what a search found in a position.
 type Analysis struct {
-	Best     rules.Action
+	Best     rules.Action            // the best root action, before any variety, temperature or blunder
 	Line     []rules.Action          // the principal line, starting with Best
 	Expected [rules.NumSeats]float64 // each seat's expected final score
 	Nodes    int64                   // nodes searched (or playouts)
 	Depth    int                     // depth reached, where it applies
-	Elapsed  time.Duration
+	Elapsed  time.Duration           // wall-clock time the search took
 }
 
 // Analyzer is a player that can explain its choice.

@@ -151,9 +151,9 @@ func (o *Options) set(settings url.Values) error {
 // Level is one strength level for human opponents: a search family with
 // options that cap its nodes and time and add noise to its choices.
 type Level struct {
-	Family  string
-	Options Options
-	About   string
+	Family  string  // the search family New builds, such as "paranoid"
+	Options Options // DefaultOptions with the level's node, time and noise settings
+	About   string  // a short description of how the level plays, for people
 }
 
 // Levels are the strength levels 1..8, weakest first. Every level searches

@@ -21,8 +21,8 @@ type Game struct {
 	// Players[k] is the lineup index of the player at the preset's seat k
 	// (Preset.Seats()[k]): player j sits at seat (j + Rotation) mod n.
 	Players []int
-	Game    *rules.Game
-	Faults  []Fault
+	Game    *rules.Game // the finished game
+	Faults  []Fault     // the game's faults, in the order they happened
 }
 
 // Fault is a decision a player failed to make: it returned an error, took
@@ -34,8 +34,8 @@ type Fault struct {
 	Player int        // the lineup index of the player
 	Seat   rules.Seat // where it sat
 	Turn   int        // the turn, from 1
-	Kind   FaultKind
-	Why    string
+	Kind   FaultKind  // what went wrong
+	Why    string     // the details: the error, the time taken, or the illegal action
 }
 
 // FaultKind says what went wrong with a decision.

@@ -14,11 +14,11 @@ import (
 
 // Config is a match to play.
 type Config struct {
-	Preset *rules.Preset
-	Lineup *Lineup
-	Deals  int
-	Seed   rules.Seed // the base seed; see DealSeed and PlayerSeed
-	Budget ai.Budget  // of every decision
+	Preset *rules.Preset // the rules played
+	Lineup *Lineup       // the players, one a seat
+	Deals  int           // how many deals to play: a deal is one game per rotation
+	Seed   rules.Seed    // the base seed; see DealSeed and PlayerSeed
+	Budget ai.Budget     // of every decision
 	// Timeout is how long a decision may take before it is a fault. Zero
 	// means 10 times the budget's time, at least a second; with a node
 	// budget only, a minute.
@@ -40,10 +40,10 @@ type Config struct {
 
 // Result is what a match played.
 type Result struct {
-	Config  Config
-	Games   []*Game // the games of the deals that count, in order
-	Deals   int     // the deals that count
-	Elapsed time.Duration
+	Config  Config        // the match as played, its defaults filled in
+	Games   []*Game       // the games of the deals that count, in order
+	Deals   int           // the deals that count
+	Elapsed time.Duration // the match's wall-clock time
 	// Test is the SPRT's state after the last deal that counts, if the
 	// match ran one.
 	Test *TestState
@@ -52,10 +52,10 @@ type Result struct {
 // TestState is where an SPRT stands.
 type TestState struct {
 	SPRT
-	Candidate, Baseline string // the specs tested
-	LLR                 float64
-	Verdict             Verdict
-	Deals               int // the deals it rests on
+	Candidate, Baseline string  // the specs tested
+	LLR                 float64 // the log-likelihood ratio of H1 against H0
+	Verdict             Verdict // Inconclusive until a bound is crossed after MinDeals deals
+	Deals               int     // the deals it rests on
 }
 
 // Run plays the match. Deals are played in order, rotations within a deal in

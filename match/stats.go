@@ -9,7 +9,7 @@ const Z95 = 1.959963984540054
 
 // Interval is a confidence interval [Lo, Hi].
 type Interval struct {
-	Lo, Hi float64
+	Lo, Hi float64 // the lower and upper ends
 }
 
 // Wilson returns the Wilson score interval of a proportion: successes out of
@@ -133,8 +133,8 @@ func EstimateElo(dealScores []float64) EloEstimate {
 // samples are in the LLR is 0, and σ² is floored at MinVariance so that a
 // run of identical deal scores does not make it infinite.
 type SPRT struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64
+	Elo0, Elo1  float64 // the Elo differences of H0 and H1, Elo0 < Elo1
+	Alpha, Beta float64 // the error rates, each between 0 and 1
 }
 
 const (

@@ -10,17 +10,17 @@ import (
 // Summary is what a match found, per distinct spec. Its JSON form is what
 // `chaturaji match --json` prints; infinite or unknown numbers are null.
 type Summary struct {
-	Rules      string        `json:"rules"`
-	Seed       string        `json:"seed"`
-	MoveTimeMS int64         `json:"movetime_ms,omitempty"`
-	Nodes      int64         `json:"nodes,omitempty"`
-	Deals      int           `json:"deals"`
-	Rotations  int           `json:"rotations"`
-	Games      int           `json:"games"`
-	Baseline   string        `json:"baseline"`
-	Players    []PlayerStats `json:"players"`
-	SPRT       *SPRTStats    `json:"sprt,omitempty"`
-	Seconds    Number        `json:"seconds"`
+	Rules      string        `json:"rules"`                 // the preset's name
+	Seed       string        `json:"seed"`                  // the match's base seed, in hexadecimal
+	MoveTimeMS int64         `json:"movetime_ms,omitempty"` // each decision's time budget in milliseconds; omitted if none
+	Nodes      int64         `json:"nodes,omitempty"`       // each decision's node budget; omitted if none
+	Deals      int           `json:"deals"`                 // the deals that count
+	Rotations  int           `json:"rotations"`             // the games of a deal, one a rotation: the preset's number of seats
+	Games      int           `json:"games"`                 // the games that count, Deals × Rotations
+	Baseline   string        `json:"baseline"`              // the spec the others' Elo is measured against
+	Players    []PlayerStats `json:"players"`               // one for each distinct spec, in the order of its first appearance
+	SPRT       *SPRTStats    `json:"sprt,omitempty"`        // the SPRT's state; nil if the match ran none
+	Seconds    Number        `json:"seconds"`               // the match's wall-clock time, to the millisecond
 }
 
 // PlayerStats are the results of one spec, pooled over every seat it held.
@@ -43,47 +43,47 @@ type Summary struct {
 // from every pair of one of its seats and one of the baseline's seats in a
 // game; for the baseline itself it is 0.
 type PlayerStats struct {
-	Name       string    `json:"name"`
-	Seats      int       `json:"seats"`
-	Games      int       `json:"games"` // seat-games
-	MeanScore  float64   `json:"mean_score"`
-	Ranks      []float64 `json:"ranks"`
-	FirstPlace Rate      `json:"first_place"`
-	Elo        EloStats  `json:"elo"`
-	Baseline   bool      `json:"baseline,omitempty"`
-	Faults     int       `json:"faults"`
-	FirstFault string    `json:"first_fault,omitempty"`
+	Name       string    `json:"name"`                  // the spec
+	Seats      int       `json:"seats"`                 // how many seats it holds in each game
+	Games      int       `json:"games"`                 // seat-games
+	MeanScore  float64   `json:"mean_score"`            // the mean final score of its seat-games, in points
+	Ranks      []float64 `json:"ranks"`                 // Ranks[i] is the share of its seat-games at rank i+1
+	FirstPlace Rate      `json:"first_place"`           // the rate of first places
+	Elo        EloStats  `json:"elo"`                   // its Elo difference against the baseline
+	Baseline   bool      `json:"baseline,omitempty"`    // whether the spec is the baseline
+	Faults     int       `json:"faults"`                // the faults of its players, over every game
+	FirstFault string    `json:"first_fault,omitempty"` // the first fault, with its deal and rotation; "" if none
 }
 
 // Rate is a proportion with its 95% interval.
 type Rate struct {
-	Rate float64 `json:"rate"`
-	Lo   float64 `json:"lo"`
-	Hi   float64 `json:"hi"`
+	Rate float64 `json:"rate"` // the proportion, 0..1
+	Lo   float64 `json:"lo"`   // the interval's lower end
+	Hi   float64 `json:"hi"`   // the interval's upper end
 }
 
 // EloStats is an Elo difference with its 95% interval and the mean pairwise
 // score it comes from.
 type EloStats struct {
-	Elo   Number `json:"elo"`
-	Lo    Number `json:"lo"`
-	Hi    Number `json:"hi"`
-	Score Number `json:"score"`
+	Elo   Number `json:"elo"`   // the Elo difference, infinite for a score of 0 or 1
+	Lo    Number `json:"lo"`    // the interval's lower end
+	Hi    Number `json:"hi"`    // the interval's upper end
+	Score Number `json:"score"` // the mean pairwise score, 0..1
 }
 
 // SPRTStats is where the match's SPRT stands.
 type SPRTStats struct {
-	Candidate string  `json:"candidate"`
-	Baseline  string  `json:"baseline"`
-	Elo0      float64 `json:"elo0"`
-	Elo1      float64 `json:"elo1"`
-	Alpha     float64 `json:"alpha"`
-	Beta      float64 `json:"beta"`
-	LLR       float64 `json:"llr"`
-	Lower     float64 `json:"lower"`
-	Upper     float64 `json:"upper"`
-	Verdict   string  `json:"verdict"`
-	Deals     int     `json:"deals"`
+	Candidate string  `json:"candidate"` // the spec tested
+	Baseline  string  `json:"baseline"`  // the spec it is tested against
+	Elo0      float64 `json:"elo0"`      // H0's Elo difference
+	Elo1      float64 `json:"elo1"`      // H1's Elo difference
+	Alpha     float64 `json:"alpha"`     // the chance of accepting H1 when H0 holds
+	Beta      float64 `json:"beta"`      // the chance of accepting H0 when H1 holds
+	LLR       float64 `json:"llr"`       // the log-likelihood ratio of H1 against H0
+	Lower     float64 `json:"lower"`     // the LLR bound below which H0 is accepted
+	Upper     float64 `json:"upper"`     // the LLR bound above which H1 is accepted
+	Verdict   string  `json:"verdict"`   // "inconclusive", "H0 accepted" or "H1 accepted"
+	Deals     int     `json:"deals"`     // the deals the LLR rests on
 }
 
 // Number is a float64 whose JSON form is null when it is infinite or NaN.

@@ -14,8 +14,8 @@ const TurnsPerLine = 4
 
 // Record is one game's record: its tag pairs and its turns.
 type Record struct {
-	Tags  Tags
-	Turns []rules.Turn
+	Tags  Tags         // the header; its Rules tag names the preset
+	Turns []rules.Turn // the turns played, in order
 
 	src source // where a parsed record came from, for error messages
 }

@@ -10,8 +10,8 @@ import (
 // A value may hold any text but control characters (line breaks, tabs);
 // `"` and `\` are escaped with a backslash when written.
 type Tag struct {
-	Name  string
-	Value string
+	Name  string // a letter followed by letters, digits or _, such as "Rules"
+	Value string // the text between the quotes, unescaped
 }
 
 // Tags is a record's header: its tag pairs in the order they are written.

@@ -8,9 +8,9 @@ import (
 // Turn is one seat's turn in a game's history: its roll and the actions it
 // took with it.
 type Turn struct {
-	Seat    Seat
-	Roll    Roll // the zero Roll in diceless presets
-	Actions []Action
+	Seat    Seat     // the seat to act when the turn began
+	Roll    Roll     // the zero Roll in diceless presets
+	Actions []Action // the actions played in the turn, in order
 }
 
 // Game is a game in progress or finished: a start position, the dice seed,
@@ -167,10 +167,11 @@ func (g *Game) PlayString(s string) error {
 
 // IllegalActionError is an action that the rules do not allow in a position.
 type IllegalActionError struct {
-	Action   string
-	Position string
+	Action   string // the action, in the preset's notation
+	Position string // the position, in notation
 }
 
+// Error returns "rules: illegal action A in P".
 func (e *IllegalActionError) Error() string {
 	return fmt.Sprintf("rules: illegal action %s in %s", e.Action, e.Position)
 }

@@ -28,9 +28,10 @@ func MustParsePosition(pr *Preset, s string) *Position {
 type PositionError struct {
 	Field string // position (the whole string), board, seat, dice, scores, clock or extra
 	Text  string // the offending text
-	Why   string
+	Why   string // what is wrong with it
 }
 
+// Error returns `rules: position FIELD "TEXT": WHY`.
 func (e *PositionError) Error() string {
 	return fmt.Sprintf("rules: position %s %q: %s", e.Field, e.Text, e.Why)
 }

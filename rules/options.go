@@ -11,7 +11,7 @@ import (
 // Option is a house rule a preset accepts: `name` alone or `name=value`
 // after a `+` in a rules name, such as `chaturaji+ranks+dice=2cube`.
 type Option struct {
-	Name   string
+	Name   string   // the option's name in a rules name, such as "dice"
 	Values []string // the accepted values; nil: a flag without value; {"N"}: a whole number
 	Help   string   // what it changes, in a few words
 	apply  func(pr *Preset, value string) error

@@ -2,8 +2,8 @@ package rules
 
 // Chance is one outcome of a preset's dice and its probability.
 type Chance struct {
-	Roll Roll
-	P    float64
+	Roll Roll    // the roll
+	P    float64 // its probability, above 0
 }
 
 // Chances returns every distinct roll of the preset's dice with its

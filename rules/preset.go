@@ -16,7 +16,7 @@ type PieceRule struct {
 
 // Die is a kind of die: its faces and the kinds of piece each face allows.
 type Die struct {
-	Name  string
+	Name  string     // the die's name, such as "long", as the dice option names it
 	Faces []int      // the faces, ascending; each equally likely
 	Kinds [8]KindSet // Kinds[f] is what face f allows; empty for a lost die
 	Words [8]string  // how the rules text names each face's meaning
@@ -36,6 +36,8 @@ const (
 
 // Promotion is a preset's promotion rule: a pawn reaching its last line.
 type Promotion struct {
+	// Rule is how the kind a pawn promotes to is found; NoPromotion: pawns
+	// never promote.
 	Rule PromotionRule
 	// BySquare names the kind a pawn becomes on each square of its last line,
 	// counted from the line's left-hand corner as its owner sees it.
@@ -62,16 +64,16 @@ const (
 
 // Preset is a ruleset: a value that the one engine interprets.
 type Preset struct {
-	Name   string // as given to --rules
-	Title  string // one line describing it
-	Source string // source tags, such as "[000][001]"
-	Order  []Seat // the seats, in turn order, the first to start
-	Start  string // the start position, in notation
-	Pieces [NumKinds]PieceRule
-	Die    *Die // nil: diceless
-	Dice   int  // dice rolled a turn
+	Name   string              // as given to --rules
+	Title  string              // one line describing it
+	Source string              // source tags, such as "[000][001]"
+	Order  []Seat              // the seats, in turn order, the first to start
+	Start  string              // the start position, in notation
+	Pieces [NumKinds]PieceRule // indexed by kind
+	Die    *Die                // nil: diceless
+	Dice   int                 // dice rolled a turn
 
-	Goal       Goal
+	Goal       Goal      // what the players play for
 	Triumph    bool      // boat triumph (vrihannauka)
 	Retire     bool      // a lone king may retire
 	Promotion  Promotion // promotion on the last line

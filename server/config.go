@@ -30,18 +30,18 @@ type Config struct {
 	// MaxMessage is the largest WebSocket message a client may send
 	// (default 4 KiB); MaxBody the largest request body (default 8 KiB).
 	MaxMessage int64
-	MaxBody    int64
+	MaxBody    int64 // in bytes, as MaxMessage
 
 	// MessageRate and MessageBurst are the token bucket of each WebSocket
 	// connection's messages (default 50/s, burst 100); a connection that
 	// keeps going over it is closed.
 	MessageRate  float64
-	MessageBurst int
+	MessageBurst int // the bucket's size, in messages
 	// RequestRate and RequestBurst are the token bucket of each client
 	// address's HTTP requests, WebSocket upgrades included (default 100/s,
 	// burst 400).
 	RequestRate  float64
-	RequestBurst int
+	RequestBurst int // the bucket's size, in requests
 
 	// MaxConnsPerAddr caps the WebSockets open at once from one client
 	// address (default 1000).
@@ -50,7 +50,7 @@ type Config struct {
 	// PingInterval is how often a WebSocket is pinged (default 20s);
 	// WriteTimeout bounds one write to a client (default 10s).
 	PingInterval time.Duration
-	WriteTimeout time.Duration
+	WriteTimeout time.Duration // the longest one write to a client may take
 	// Buffer is how many events may wait for a slow subscriber before it
 	// is dropped (default 256); it reconnects and catches up.
 	Buffer int

@@ -44,8 +44,8 @@ func StatusCode(code string) int {
 // people that says why the request was refused. The server's other
 // failures are shown as EINTERNAL without their details.
 type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string `json:"code"`    // one of the codes above, such as ECONFLICT
+	Message string `json:"message"` // why the request was refused, for people
 }
 
 // Error returns the error as one line, such as "server: ECONFLICT: not your

@@ -35,9 +35,9 @@ const (
 // hello or error message (Seq 0). Every event says what happened and the
 // game after it: the position, who decides next and what they may do.
 type Event struct {
-	Seq  int64     `json:"seq,omitempty"`
-	Kind string    `json:"kind"`
-	At   time.Time `json:"at,omitzero"`
+	Seq  int64     `json:"seq,omitempty"` // the event's number, from 1; 0 for hello and error
+	Kind string    `json:"kind"`          // KindStart ... KindEnd, KindHello or KindError
+	At   time.Time `json:"at,omitzero"`   // when the event happened, UTC to the millisecond; zero for hello and error
 
 	Seat   string `json:"seat,omitempty"`   // the seat that rolled, acted or changed hands
 	Roll   string `json:"roll,omitempty"`   // roll: the faces rolled

@@ -255,18 +255,18 @@ func validID(id string) bool {
 // its dice seed, and its seats with the secret token of each human seat,
 // shown this once.
 type Created struct {
-	ID       string        `json:"id"`
-	Rules    string        `json:"rules"`
-	SeedHash string        `json:"seed_hash"`
-	Seats    []CreatedSeat `json:"seats"`
-	Table    Table         `json:"table"`
+	ID       string        `json:"id"`        // the new game's id
+	Rules    string        `json:"rules"`     // the preset's name
+	SeedHash string        `json:"seed_hash"` // SHA-256 of the dice seed, hex
+	Seats    []CreatedSeat `json:"seats"`     // in seat order, South first
+	Table    Table         `json:"table"`     // the settings, defaults filled in
 }
 
 // CreatedSeat is one seat of a new game.
 type CreatedSeat struct {
-	Seat   string `json:"seat"`
-	Player string `json:"player"`
-	Name   string `json:"name,omitempty"`
+	Seat   string `json:"seat"`            // "South", "West", "North", "East"
+	Player string `json:"player"`          // "human" or "bot:SPEC", as requested
+	Name   string `json:"name,omitempty"`  // the player's name, if given
 	Token  string `json:"token,omitempty"` // human seats only: the bearer token that acts for the seat
 }
 

@@ -11,42 +11,42 @@ import (
 // who is to act with which legal actions, the dice, the scores, and once the
 // game is over its ranking and seed.
 type State struct {
-	ID       string     `json:"id"`
-	Rules    string     `json:"rules"`
-	Status   string     `json:"status"` // "live" or "finished"
-	Seats    []SeatInfo `json:"seats"`
-	SeedHash string     `json:"seed_hash"`
-	Table    Table      `json:"table"`
-	Seq      int64      `json:"seq"` // the number of the last event
-	Created  time.Time  `json:"created"`
-	Updated  time.Time  `json:"updated"`
+	ID       string     `json:"id"`        // the game's id
+	Rules    string     `json:"rules"`     // the preset's name
+	Status   string     `json:"status"`    // "live" or "finished"
+	Seats    []SeatInfo `json:"seats"`     // in seat order, South first
+	SeedHash string     `json:"seed_hash"` // SHA-256 of the dice seed, hex
+	Table    Table      `json:"table"`     // the game's settings
+	Seq      int64      `json:"seq"`       // the number of the last event
+	Created  time.Time  `json:"created"`   // when the game was created
+	Updated  time.Time  `json:"updated"`   // when the game last changed
 
-	Position string     `json:"position"`
-	ToAct    string     `json:"to_act,omitempty"`
-	Dice     string     `json:"dice"`
-	Scores   []int      `json:"scores"`
-	Actions  []string   `json:"actions"`
-	Deadline *time.Time `json:"deadline,omitempty"`
+	Position string     `json:"position"`           // the position after the last event, or the start position
+	ToAct    string     `json:"to_act,omitempty"`   // the seat that decides next; none once over or before martian's roll-off
+	Dice     string     `json:"dice"`               // the dice left to use, "-" before the roll
+	Scores   []int      `json:"scores"`             // in seat order, South first
+	Actions  []string   `json:"actions"`            // the legal actions of ToAct; empty before the roll and once over
+	Deadline *time.Time `json:"deadline,omitempty"` // when ToAct runs out of time; nil if untimed (a bot, before the roll, an untimed table)
 
-	Ranks  []int  `json:"ranks,omitempty"`
-	Result string `json:"result,omitempty"`
-	End    string `json:"end,omitempty"`
-	Seed   string `json:"seed,omitempty"`
+	Ranks  []int  `json:"ranks,omitempty"`  // once over: each seat's rank, 1 the best, in seat order
+	Result string `json:"result,omitempty"` // once over: the record's Result tag
+	End    string `json:"end,omitempty"`    // once over: why it ended
+	Seed   string `json:"seed,omitempty"`   // once over: the revealed dice seed, hex
 }
 
 // Summary is one game of the list GET /api/games answers.
 type Summary struct {
-	ID       string     `json:"id"`
-	Rules    string     `json:"rules"`
-	Status   string     `json:"status"`
-	Seats    []SeatInfo `json:"seats"`
-	Seq      int64      `json:"seq"`
-	ToAct    string     `json:"to_act,omitempty"`
-	Scores   []int      `json:"scores,omitempty"`
-	Result   string     `json:"result,omitempty"`
-	Created  time.Time  `json:"created"`
-	Updated  time.Time  `json:"updated"`
-	SeedHash string     `json:"seed_hash"`
+	ID       string     `json:"id"`               // the game's id
+	Rules    string     `json:"rules"`            // the preset's name
+	Status   string     `json:"status"`           // "live" or "finished"
+	Seats    []SeatInfo `json:"seats"`            // in seat order, South first, without Online
+	Seq      int64      `json:"seq"`              // the number of the last event
+	ToAct    string     `json:"to_act,omitempty"` // the seat that decides next; only for a game the server is running
+	Scores   []int      `json:"scores,omitempty"` // in seat order; only for a game the server is running
+	Result   string     `json:"result,omitempty"` // once over: the record's Result tag
+	Created  time.Time  `json:"created"`          // when the game was created
+	Updated  time.Time  `json:"updated"`          // when the game last changed
+	SeedHash string     `json:"seed_hash"`        // SHA-256 of the dice seed, hex
 }
 
 // seatInfos lists a game's seats as everyone may see them; online, if not

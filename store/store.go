@@ -38,16 +38,16 @@ type Seat struct {
 
 // Game is a table and its game, without its events.
 type Game struct {
-	ID        string
-	Rules     string // preset name with house-rule options, as in the record's Rules tag
-	Seed      []byte // 32 bytes; revealed only when the game is over
-	SeedHash  string // hex SHA-256 of Seed, published at the start
-	Start     string // start position string
-	Seats     []Seat // one per seat of the preset, in seat order (South first)
-	Settings  []byte // table settings (time control, abandonment policy, ...) as JSON, owned by the server
-	Status    Status
-	Result    string // the record's Result tag once finished
-	Created   time.Time
+	ID        string    // chosen by the caller; CreateGame refuses one already taken
+	Rules     string    // preset name with house-rule options, as in the record's Rules tag
+	Seed      []byte    // 32 bytes; revealed only when the game is over
+	SeedHash  string    // hex SHA-256 of Seed, published at the start
+	Start     string    // start position string
+	Seats     []Seat    // one per seat of the preset, in seat order (South first)
+	Settings  []byte    // table settings (time control, abandonment policy, ...) as JSON, owned by the server
+	Status    Status    // Live, or Finished once Finish is called
+	Result    string    // the record's Result tag once finished
+	Created   time.Time // time the game was created
 	Updated   time.Time // time of the last event or change
 	LastEvent int64     // number of the last event, 0 if none
 }
@@ -55,10 +55,10 @@ type Game struct {
 // Event is one numbered event of a game: a roll, an action, a seat change,
 // the end. Kind and Data are the server's; the store keeps them as given.
 type Event struct {
-	Seq  int64
-	Kind string
-	Data []byte // JSON
-	At   time.Time
+	Seq  int64     // the event's number in its game, from 1, no gaps
+	Kind string    // such as "roll" or "action"
+	Data []byte    // JSON
+	At   time.Time // time of the event
 }
 
 // Filter selects games to list.

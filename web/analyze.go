@@ -24,14 +24,14 @@ type Analysis struct {
 	// both empty when no one has a decision to take (the position awaits its
 	// roll, or the game is over).
 	Best string   `json:"best"`
-	Line []string `json:"line"`
+	Line []string `json:"line"` // starts with Best; never null
 	// Expected is each seat's expected final score, in seat order; for a
 	// position awaiting its roll, the mean over the rolls; for a finished
 	// game, the final scores.
 	Expected  []float64 `json:"expected"`
-	Depth     int       `json:"depth"`
-	Nodes     int64     `json:"nodes"`
-	ElapsedMS int64     `json:"elapsed_ms"`
+	Depth     int       `json:"depth"`      // the depth reached; awaiting a roll, the deepest over the rolls
+	Nodes     int64     `json:"nodes"`      // the nodes searched, summed over the rolls
+	ElapsedMS int64     `json:"elapsed_ms"` // the analysis's wall-clock time, in milliseconds
 }
 
 // analyst is one worker's search player, made when first needed and kept,

@@ -10,17 +10,17 @@ import (
 // Preset is a preset as the pages need it to draw and explain a game: the
 // seats and their colours, the pieces, the dice, the thrones and the start.
 type Preset struct {
-	Name     string       `json:"name"`
-	Title    string       `json:"title"`
-	Source   string       `json:"source"`
-	Seats    []SeatInfo   `json:"seats"` // in seat order, the order of the scores
-	Order    []string     `json:"order"` // the turn order, by seat name
-	Pieces   []PieceInfo  `json:"pieces"`
-	Dice     *DiceInfo    `json:"dice"` // nil: diceless
-	Goal     string       `json:"goal"` // "points" or "kings"
-	Kingless bool         `json:"kingless"`
-	Start    string       `json:"start"`
-	Options  []OptionInfo `json:"options"`
+	Name     string       `json:"name"`           // as rules.Lookup takes it, with any house rules
+	Title    string       `json:"title"`          // one line describing it
+	Source   string       `json:"source"`         // source tags, such as "[000][001]"
+	Seats    []SeatInfo   `json:"seats"`          // in seat order, the order of the scores
+	Order    []string     `json:"order"`          // the turn order, by seat name
+	Pieces   []PieceInfo  `json:"pieces"`         // the kinds it uses, pawn first
+	Dice     *DiceInfo    `json:"dice"`           // nil: diceless
+	Goal     string       `json:"goal"`           // "points" or "kings"
+	Kingless bool         `json:"kingless"`       // an army without a king keeps moving
+	Start    string       `json:"start"`          // the start position, in notation
+	Options  []OptionInfo `json:"options"`        // the house rules it accepts; empty, not null, if none
 	Text     string       `json:"text,omitempty"` // the rules in Markdown (GET /web/rules/{name} only)
 
 	// Partners: two teams of partners sitting opposite, who win or lose
@@ -48,26 +48,26 @@ type SeatInfo struct {
 
 // PieceInfo is one kind of piece of a preset.
 type PieceInfo struct {
-	Letter string `json:"letter"`
-	Name   string `json:"name"` // in the preset's words: "boat"
-	Role   string `json:"role"` // what the engine knows it as: pawn, boat, horse, elephant, king, vizir
-	Points int    `json:"points"`
+	Letter string `json:"letter"` // the notation letter: "B"
+	Name   string `json:"name"`   // in the preset's words: "boat"
+	Role   string `json:"role"`   // what the engine knows it as: pawn, boat, horse, elephant, king, vizir
+	Points int    `json:"points"` // scored for capturing it
 }
 
 // DiceInfo is what a preset rolls each turn.
 type DiceInfo struct {
-	Die   string            `json:"die"` // "long", "cube", "cube-blank"
-	Count int               `json:"count"`
-	Faces []int             `json:"faces"`
+	Die   string            `json:"die"`   // "long", "cube", "cube-blank"
+	Count int               `json:"count"` // how many are rolled a turn
+	Faces []int             `json:"faces"` // the die's faces, ascending
 	Words map[string]string `json:"words"` // face -> what it moves: "boat"
 	Kinds map[string]string `json:"kinds"` // face -> the letters it moves: "KP"
 }
 
 // OptionInfo is a house rule a preset accepts.
 type OptionInfo struct {
-	Name   string   `json:"name"`
-	Values []string `json:"values,omitempty"`
-	Help   string   `json:"help"`
+	Name   string   `json:"name"`             // "clock", as in "chaturaji+clock=100"
+	Values []string `json:"values,omitempty"` // the accepted values; none for a flag, ["N"] for a whole number
+	Help   string   `json:"help"`             // what it changes, in a few words
 }
 
 // The default colours of the seats (RULES.md section 1), by colour letter.

@@ -9,7 +9,7 @@ import (
 // VerifyRequest is the body of POST /web/verify: a game record, as
 // GET /api/games/{id}/record gives it once the game is over.
 type VerifyRequest struct {
-	Record string `json:"record"`
+	Record string `json:"record"` // the record's text; only its first game is checked
 }
 
 // Verification is the answer of POST /web/verify.

@@ -33,7 +33,7 @@ type Options struct {
 	// bound 2s); AnalyzeWait the longest a request waits for a free worker
 	// before it is refused (default 3s).
 	AnalyzeTime time.Duration
-	AnalyzeWait time.Duration
+	AnalyzeWait time.Duration // the longest a request waits for a free worker
 	// MaxBody bounds a request's body, such as a record to verify (default
 	// 256 KiB).
 	MaxBody int64

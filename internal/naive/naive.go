@@ -43,8 +43,8 @@ const (
 // Piece is the content of one square: the owner's seat and the kind.
 // Kind == Empty means the square is empty (Seat is then meaningless).
 type Piece struct {
-	Seat int
-	Kind byte
+	Seat int  // the owner, South..East
+	Kind byte // the notation letter (King..Vizir), or Empty
 }
 
 // Position is one position of a preset.
@@ -67,22 +67,22 @@ type Position struct {
 	// throne, thrones whose bonus was paid, seats whose king retired, a
 	// pending exchange step ("" if none) and whose turn it then is.
 	Command, Thrones, Retired [4]bool
-	Exchange                  string
-	Turn                      int
+	Exchange                  string // "propose", "accept", "drop", "back" (fr2); martian: "decide", "place"
+	Turn                      int    // the seat whose turn the pending step interrupted
 
 	// winther (winther.go): seats holding a drop right, and kings each
 	// seat lost (at most 2 counted).
 	DropRight [4]bool
-	Lost      [4]int
+	Lost      [4]int // kings each seat has lost, at most 2
 
 	// martian (martian.go): the roll-off still to come, whether the seat
 	// has rolled, its own pair's unused faces and the controlled army's
 	// (seat + 1 in ControlSeat, 0 for none). Board kinds are the engine's
 	// roles: K monarch, H paladin, E raven, P squire.
 	RollOff     bool
-	Rolled      bool
+	Rolled      bool   // the seat to act has rolled this turn
 	Own, Ctrl   [2]int // ascending, 0 for no face
-	ControlSeat int
+	ControlSeat int    // the controlled army's seat + 1; 0 for none
 }
 
 // square returns the index of (file, rank), both 0..7.

@@ -15,7 +15,7 @@ import (
 
 // API calls a game server's API at Base, such as "http://127.0.0.1:8080".
 type API struct {
-	Base string
+	Base string // the server's URL, without a trailing slash
 	// Pace is a pause before each request, to stay under a real server's
 	// rate limit (tests configure theirs away).
 	Pace time.Duration

@@ -123,7 +123,7 @@ func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
 
 // Page is one tab.
 type Page struct {
-	Ctx    context.Context
+	Ctx    context.Context // the tab's chromedp context; Close cancels it
 	cancel context.CancelFunc
 
 	mu      sync.Mutex

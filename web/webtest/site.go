@@ -38,11 +38,11 @@ func Config() server.Config {
 // binary mounts them. Its address goes through a Proxy, so that a test can
 // cut the network between the browser and the site.
 type Site struct {
-	API           // the server's own address, for the test's own requests
-	URL    string // the address browsers use (through the proxy)
-	Server *server.Server
-	Store  store.Store
-	Proxy  *Proxy
+	API                   // the server's own address, for the test's own requests
+	URL    string         // the address browsers use (through the proxy)
+	Server *server.Server // the game server
+	Store  store.Store    // its SQLite store
+	Proxy  *Proxy         // stands between browsers and the site
 	http   *httptest.Server
 }
 
