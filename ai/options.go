@@ -9,9 +9,9 @@ import (
 	"github.com/chaturaji/chaturaji/rules"
 )
 
-// Options tune a search player. The zero value of a field means "the
-// default" only where New fills it in; players built by hand should start
-// from DefaultOptions.
+// Options tune a search player. New starts from DefaultOptions (or a
+// level's options) and applies the spec's settings; players built by hand
+// should start from DefaultOptions too, since zero Weights value nothing.
 type Options struct {
 	// Weights are the evaluation's parameters, with which every search
 	// family values positions.

@@ -148,6 +148,22 @@ func (o *Options) set(settings url.Values) error {
 	return nil
 }
 
+// Kind is a player New builds by name, and how it plays, for people.
+type Kind struct {
+	Name  string // the spec, as New takes it
+	About string // one line on how it plays
+}
+
+// Kinds are the players New builds by name, besides the levels.
+var Kinds = []Kind{
+	{"random", "a random legal action"},
+	{"greedy", "the action that scores the most points at once; else a random one"},
+	{"strong", "the strongest player: " + strongFamily + " search at full budget (the same as level " + strconv.Itoa(len(Levels)) + ")"},
+	{"brs", "expectimax through the dice with Best-Reply Search (one opponent replies at a time)"},
+	{"paranoid", "expectimax through the dice with paranoid opponents (all play against it)"},
+	{"mcts", "Monte Carlo tree search with max^n backups and chance nodes"},
+}
+
 // Level is one strength level for human opponents: a search family with
 // options that cap its nodes and time and add noise to its choices.
 type Level struct {

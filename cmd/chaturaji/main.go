@@ -38,6 +38,7 @@ var commands = []*command{
 	matchCommand,
 	engineCommand,
 	analyzeCommand,
+	playersCommand,
 	serveCommand,
 	verifyCommand,
 	loadtestCommand,
