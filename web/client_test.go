@@ -5,11 +5,13 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
@@ -302,5 +304,46 @@ func TestTakeoverNoted(t *testing.T) {
 	nums := eval[[]string](t, p, `[...document.querySelectorAll('#moves .move-no')].map(e => e.textContent)`)
 	if len(nums) != len(recs[0].Turns) || len(nums) > 0 && nums[len(nums)-1] != strconv.Itoa(len(recs[0].Turns)) {
 		t.Errorf("the replay numbers %d turns, up to %v; the record has %d", len(nums), nums[len(nums)-1:], len(recs[0].Turns))
+	}
+}
+
+// TestSeatMenusSayHowBotsPlay checks the home page's seat menus: every
+// strength level and bot, each saying how it plays (the ai package's own
+// descriptions), under the menu for the choice made and as the option's
+// tooltip.
+func TestSeatMenusSayHowBotsPlay(t *testing.T) {
+	site := newSite(t)
+	p := newPage(t, 1280, 900, false)
+	must(t, p.Go(site.URL+"/"))
+	must(t, p.Wait(`document.querySelector('#about-West') && document.querySelector('#about-West').textContent !== ''`, 5*time.Second))
+	if got, want := eval[string](t, p, `document.querySelector('#about-West').textContent`), ai.Levels[2].About; got != want {
+		t.Errorf("under level 3 the page says %q, want %q", got, want)
+	}
+	eval[bool](t, p, `(() => { const s = document.querySelector('#seat-West'); s.value = 'bot:greedy'; s.dispatchEvent(new Event('change')); return true; })()`)
+	greedy := ""
+	for _, k := range ai.Kinds {
+		if k.Name == "greedy" {
+			greedy = k.About
+		}
+	}
+	if got := eval[string](t, p, `document.querySelector('#about-West').textContent`); got != greedy || greedy == "" {
+		t.Errorf("under greedy the page says %q, want %q", got, greedy)
+	}
+	options := eval[[]string](t, p, `[...document.querySelectorAll('#seat-North option')].map(o => o.value + ' ' + o.title)`)
+	levels := 0
+	for _, o := range options {
+		spec, about, _ := strings.Cut(o, " ")
+		if about == "" && spec != "human" {
+			t.Errorf("option %s has no description", spec)
+		}
+		if n, err := strconv.Atoi(strings.TrimPrefix(spec, "bot:")); err == nil {
+			levels++
+			if about != ai.Levels[n-1].About {
+				t.Errorf("option %s says %q, want %q", spec, about, ai.Levels[n-1].About)
+			}
+		}
+	}
+	if levels != len(ai.Levels)-1 || !slices.ContainsFunc(options, func(o string) bool { return strings.HasPrefix(o, "bot:strong ") }) {
+		t.Errorf("the menu offers %v: want levels 1..%d and strong", options, len(ai.Levels)-1)
 	}
 }

@@ -98,6 +98,7 @@ func Handler(opts Options) http.Handler {
 		s.serveFile(w, r, s.files["favicon.svg"])
 	})
 	mux.HandleFunc("GET /web/presets", s.handlePresets)
+	mux.HandleFunc("GET /web/players", s.handlePlayers)
 	mux.HandleFunc("GET /web/rules/{name}", s.handleRules)
 	mux.HandleFunc("POST /web/analyze", s.handleAnalyze)
 	mux.HandleFunc("POST /web/verify", s.handleVerify)

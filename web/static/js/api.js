@@ -14,6 +14,7 @@
  *   army is frozen ("kingless", "team", "throne", "never", see web.Preset);
  *   roll_off: the first roll, with no seat, says which team starts
  * @typedef {{seat: string, player: string, name?: string, online?: boolean}} SeatInfo
+ * @typedef {{spec: string, label: string, about: string}} PlayerChoice
  * @typedef {{turn_ms: number, on_timeout: string, abandon_ms: number, takeover: string, auto_pass: boolean}} Table
  * @typedef {{seq?: number, kind: string, at?: string, seat?: string, roll?: string, action?: string,
  *   by?: string, player?: string, reason?: string, rules?: string, seed_hash?: string,
@@ -105,6 +106,12 @@ export function preset(name) {
 export async function presets() {
   const r = await request('GET', '/web/presets');
   return r.presets;
+}
+
+/** @returns {Promise<PlayerChoice[]>} the seat menus' choices, with how each bot plays */
+export async function players() {
+  const r = await request('GET', '/web/players');
+  return r.players;
 }
 
 /**

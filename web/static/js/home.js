@@ -8,20 +8,15 @@ import { armyBadge } from './pieces.js';
 import { Board } from './board.js';
 import { parsePosition } from './position.js';
 
-/** The players a seat may have, for the seat menus. */
-const players = [
-  ['human', 'Human'],
-  ['bot:random', 'Bot · random'],
-  ['bot:greedy', 'Bot · greedy'],
-  ['bot:1', 'Bot · level 1 (beginner)'],
-  ['bot:2', 'Bot · level 2'],
-  ['bot:3', 'Bot · level 3'],
-  ['bot:4', 'Bot · level 4'],
-  ['bot:5', 'Bot · level 5'],
-  ['bot:6', 'Bot · level 6'],
-  ['bot:7', 'Bot · level 7'],
-  ['bot:strong', 'Bot · strong'],
-];
+/**
+ * The players a seat may have, for the seat menus, with how each plays
+ * (GET /web/players; until it answers, or if it fails, the bare names).
+ * @type {import('./api.js').PlayerChoice[]}
+ */
+let players = [
+  ['human', 'Human'], ['bot:random', 'Bot · random'], ['bot:greedy', 'Bot · greedy'],
+  ...[1, 2, 3, 4, 5, 6, 7].map((n) => [`bot:${n}`, `Bot · level ${n}`]), ['bot:strong', 'Bot · strong'],
+].map(([spec, label]) => ({ spec, label, about: '' }));
 
 /** @type {import('./api.js').Preset[]} */
 let presets = [];
@@ -30,7 +25,7 @@ async function main() {
   byId('play-now').addEventListener('click', playNow);
   byId('new-game').addEventListener('submit', (e) => { e.preventDefault(); create(); });
   try {
-    presets = await api.presets();
+    [presets, players] = await Promise.all([api.presets(), api.players().catch(() => players)]);
   } catch (e) {
     byId('play-error').textContent = `The server cannot be reached: ${/** @type {Error} */ (e).message}`;
   }
@@ -80,13 +75,18 @@ function seatRows() {
     ? `House rules for ${pr.name}: ${pr.options.map((o) => o.values && o.values.length ? `${o.name}=${o.values.join('|')}` : o.name).join(', ')}.`
     : '';
   const rows = pr.seats.map((s, i) => {
-    const sel = h('select', { id: `seat-${s.seat}`, name: `seat-${i}`, 'aria-label': `Player of ${s.seat}` },
-      ...players.map(([v, label]) => h('option', { value: v }, label)));
-    /** @type {HTMLSelectElement} */ (sel).value = i === 0 ? 'human' : 'bot:3';
+    const sel = /** @type {HTMLSelectElement} */ (h('select', { id: `seat-${s.seat}`, name: `seat-${i}`, 'aria-label': `Player of ${s.seat}`, 'aria-describedby': `about-${s.seat}` },
+      ...players.map((p) => h('option', { value: p.spec, title: p.about }, p.label))));
+    sel.value = i === 0 ? 'human' : 'bot:3';
+    const about = h('small', { class: 'seat-about', id: `about-${s.seat}` });
+    const explain = () => { about.textContent = (players.find((p) => p.spec === sel.value) || { about: '' }).about; };
+    sel.addEventListener('change', explain);
+    explain();
     return h('div', { class: 'seat-row' },
       h('span', { class: 'seat-label' }, armyBadge(s.letter, 20), s.seat),
       sel,
-      h('input', { type: 'text', id: `name-${s.seat}`, placeholder: 'name (optional)', maxlength: 40, 'aria-label': `Name of ${s.seat}'s player` }));
+      h('input', { type: 'text', id: `name-${s.seat}`, placeholder: 'name (optional)', maxlength: 40, 'aria-label': `Name of ${s.seat}'s player` }),
+      about);
   });
   replace(byId('seat-rows'), ...rows);
 }
