@@ -180,6 +180,21 @@ func TestAbandoned(t *testing.T) {
 	wantError(t, status, body, http.StatusConflict, server.ECONFLICT)
 }
 
+// playThenTimeOut plays n random actions, then lets the seat to act run
+// out of time, and returns that seat once the takeover bot has acted for
+// it.
+func (ts *testServer) playThenTimeOut(id string, tokens map[string]string, rng *rand.Rand, n int) string {
+	ts.t.Helper()
+	for range n {
+		ts.step(id, tokens, rng)
+	}
+	late := ts.state(id).ToAct
+	spectator := ts.dial(id, "", 0)
+	spectator.until(func(e server.Event) bool { return e.Kind == server.KindSeat })
+	spectator.until(func(e server.Event) bool { return e.Kind == server.KindAction && e.Seat == late })
+	return late
+}
+
 // TestTakeoverInRecord checks that a game's record says which seats bots
 // took and from which turn, and still names the seats' first players: while
 // the game goes on, after a restart (the record rebuilt from the store) and
@@ -191,13 +206,7 @@ func TestTakeoverInRecord(t *testing.T) {
 	tokens := tokensOf(g)
 	rng := rand.New(rand.NewPCG(11, 12))
 	const played = 5 // turns, of one action each in this preset
-	for range played {
-		ts.step(g.ID, tokens, rng)
-	}
-	late := ts.state(g.ID).ToAct
-	spectator := ts.dial(g.ID, "", 0)
-	spectator.until(func(e server.Event) bool { return e.Kind == server.KindSeat })
-	spectator.until(func(e server.Event) bool { return e.Kind == server.KindAction && e.Seat == late })
+	late := ts.playThenTimeOut(g.ID, tokens, rng, played)
 
 	want := map[string]string{"South": "Ann", "West": "human", "North": "Bo", "East": "human",
 		"Takeover": late + ": bot:random from turn " + itoa(played+1) + " (timeout)"}
@@ -236,16 +245,8 @@ func TestTakeoverInRecord(t *testing.T) {
 func TestTakeoverDiceless(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
 	g := ts.create(`{"rules": "chaturanga-2p", "seats": ["human", "human"], "turn_ms": 1000, "on_timeout": "bot", "takeover": "random"}`)
-	tokens := tokensOf(g)
-	rng := rand.New(rand.NewPCG(13, 14))
 	const played = 3
-	for range played {
-		ts.step(g.ID, tokens, rng)
-	}
-	late := ts.state(g.ID).ToAct
-	spectator := ts.dial(g.ID, "", 0)
-	spectator.until(func(e server.Event) bool { return e.Kind == server.KindSeat })
-	spectator.until(func(e server.Event) bool { return e.Kind == server.KindAction && e.Seat == late })
+	late := ts.playThenTimeOut(g.ID, tokensOf(g), rand.New(rand.NewPCG(13, 14)), played)
 	r := ts.record(g.ID)
 	if got, _ := r.Tags.Get("Takeover"); got != late+": bot:random from turn "+itoa(played+1)+" (timeout)" {
 		t.Errorf("Takeover %q, after %d turns", got, played)
