@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"regexp"
 	"slices"
@@ -346,4 +347,84 @@ func TestSeatMenusSayHowBotsPlay(t *testing.T) {
 	if levels != len(ai.Levels)-1 || !slices.ContainsFunc(options, func(o string) bool { return strings.HasPrefix(o, "bot:strong ") }) {
 		t.Errorf("the menu offers %v: want levels 1..%d and strong", options, len(ai.Levels)-1)
 	}
+}
+
+// TestScoreChart draws a finished game's scores: in the replay, a line per
+// seat whose steps are the seat's score changes and whose end, read back
+// through the chart's own gridlines, is its final score; a click on the
+// chart jumps to that part of the game; the game-over panel has it too.
+func TestScoreChart(t *testing.T) {
+	site := newSite(t)
+	st, err := site.Finish("chaturaji", 4, 'K', 5)
+	must(t, err)
+	evs, err := site.Events(st.ID)
+	must(t, err)
+	// Each seat's score changes, from the events: what each line must show.
+	changes := make([]int, 4)
+	prev := make([]int, 4)
+	for _, e := range evs {
+		for i, v := range e.Scores {
+			if v != prev[i] {
+				changes[i]++
+				prev[i] = v
+			}
+		}
+	}
+
+	p := newPage(t, 1280, 900, false)
+	must(t, p.Go(site.URL+"/replay/"+st.ID))
+	must(t, p.Wait(`document.querySelectorAll('#score-chart .score-line').length === 4`, 10*time.Second))
+	type line struct {
+		D      string
+		Y0, YM float64 // the gridlines of 0 and of the top value
+		Max    float64
+	}
+	for i, seat := range []string{"South", "West", "North", "East"} {
+		l := eval[line](t, p, fmt.Sprintf(`(() => {
+			const grid = [...document.querySelectorAll('#score-chart .chart-grid')];
+			const y = (g) => Number(g.querySelector('line').getAttribute('y1'));
+			const top = grid.reduce((a, g) => Number(g.dataset.value) > Number(a.dataset.value) ? g : a);
+			const zero = grid.find((g) => g.dataset.value === '0');
+			return { D: document.querySelector('#score-chart .score-line[data-seat=%q] .score-fill').getAttribute('d'),
+				Y0: y(zero), YM: y(top), Max: Number(top.dataset.value) };
+		})()`, seat))
+		fields := strings.Fields(l.D)
+		last, steps := "", 0
+		for _, f := range fields {
+			if strings.HasPrefix(f, "V") {
+				last = f[1:]
+				steps++
+			}
+		}
+		y := l.Y0
+		if last != "" {
+			y, err = strconv.ParseFloat(last, 64)
+			must(t, err)
+		}
+		score := (l.Y0 - y) / (l.Y0 - l.YM) * l.Max
+		if math.Abs(score-float64(st.Scores[i])) > 0.01 {
+			t.Errorf("%s's line ends at %.2f points, the game at %d (path %s)", seat, score, st.Scores[i], l.D)
+		}
+		if steps != changes[i] {
+			t.Errorf("%s's line changes %d times, its score %d times", seat, steps, changes[i])
+		}
+	}
+	if label := eval[string](t, p, `document.querySelector('#score-chart svg').getAttribute('aria-label')`); !strings.Contains(label, fmt.Sprintf("South %d", st.Scores[0])) {
+		t.Errorf("the chart's label says %q", label)
+	}
+
+	// A click near the chart's left edge goes back to the opening.
+	last := eval[int](t, p, `Number(document.querySelector('#slider').value)`)
+	x, yy, err := p.Center("#score-chart svg")
+	must(t, err)
+	width := eval[float64](t, p, `document.querySelector('#score-chart svg').getBoundingClientRect().width`)
+	must(t, p.Click(x-width/2+width*0.12, yy))
+	must(t, p.Wait(fmt.Sprintf(`Number(document.querySelector('#slider').value) < %d`, last/4+1), 5*time.Second))
+	if n := eval[int](t, p, `document.querySelectorAll('#score-chart .chart-current').length`); n != 1 {
+		t.Errorf("%d marks of the step shown, want 1", n)
+	}
+
+	// The game-over panel shows it too.
+	must(t, p.Go(site.URL+"/game/"+st.ID))
+	must(t, p.Wait(`document.querySelectorAll('#over .score-chart .score-line').length === 4`, 10*time.Second))
 }

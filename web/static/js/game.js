@@ -7,6 +7,7 @@ import { Board } from './board.js';
 import { Dice } from './dice.js';
 import { Seats } from './seats.js';
 import { MoveList, addTakeover } from './movelist.js';
+import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
 import { Connection } from './connection.js';
 import { armyBadge, paint } from './pieces.js';
@@ -81,6 +82,8 @@ class GamePage {
     this.latest = '';
     /** @type {TurnLine[]} */
     this.turns = [];
+    /** @type {import('./chart.js').ScorePoint[]} the scores after each event, for the chart */
+    this.scoreHistory = [];
     /** @type {GameEvent|null} */
     this.end = null;
     this.sending = false;
@@ -198,6 +201,7 @@ class GamePage {
       this.toAct = e.to_act || '';
       this.dice = e.dice || '-';
       this.scores = e.scores || this.scores;
+      if (e.scores && e.seq) this.scoreHistory.push({ step: e.seq, scores: e.scores });
       this.actions = e.actions || [];
       this.deadline = e.deadline || '';
       this.status = e.status || this.status;
@@ -467,11 +471,17 @@ class GamePage {
         h('td', { class: 'muted' }, info ? (info.name || api.playerLabel(info.player)) : ''),
         h('td', { class: 'num' }, pr.goal === 'points' ? String((e.scores || [])[i] ?? '') : ''));
     });
+    let chart = null;
+    if (pr.goal === 'points') {
+      chart = h('div', { class: 'chart-host over-chart' });
+      new ScoreChart(chart, pr).render(this.scoreHistory);
+    }
     replace(box,
       h('div', { class: 'over-card', role: 'dialog', 'aria-labelledby': 'over-title' },
         h('h2', { id: 'over-title' }, 'Game over'),
         h('p', { class: 'muted' }, `${e.end || ''}`),
         h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
+        chart,
         h('div', { class: 'button-row' },
           h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: () => this.rematch() }, 'Rematch'),
           h('a', { class: 'button', href: `/replay/${encodeURIComponent(id)}` }, 'Replay & verify dice'),

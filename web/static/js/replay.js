@@ -9,6 +9,7 @@ import { Board } from './board.js';
 import { Dice } from './dice.js';
 import { Seats } from './seats.js';
 import { MoveList, addTakeover } from './movelist.js';
+import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
 import { armyBadge, paint } from './pieces.js';
 import { parsePosition, parseAction, parseExtra, seatStatus } from './position.js';
@@ -84,6 +85,14 @@ class Replay {
     this.seatsView = new Seats(byId('seats'), preset);
     this.moves = new MoveList(byId('moves'), preset, (s) => this.go(s));
     this.analysis = new Analysis(byId('evalbar'), preset);
+    /** @type {ScoreChart|null} the scores along the game, in points presets */
+    this.chart = null;
+    if (preset.goal === 'points') {
+      this.chart = new ScoreChart(byId('score-chart'), preset, (s) => this.go(s));
+      byId('score-panel').hidden = false;
+    }
+    /** @type {import('./chart.js').ScorePoint[]} */
+    this.points = this.steps.map((e, i) => ({ step: i, scores: e.scores || [] }));
 
     const slider = /** @type {HTMLInputElement} */ (byId('slider'));
     slider.max = String(Math.max(0, this.steps.length - 1));
@@ -198,6 +207,7 @@ class Replay {
       team: status.team, commands: status.commands,
     });
     this.moves.render(this.turns, this.step);
+    if (this.chart) this.chart.render(this.points, this.step);
     /** @type {HTMLInputElement} */ (byId('slider')).value = String(this.step);
     byId('step-label').textContent = `${this.step} / ${this.steps.length - 1}`;
     const what = e.kind === 'start' ? 'Start position'

@@ -1,0 +1,104 @@
+// @ts-check
+// The score chart: every seat's score along the game, one line per army in
+// its colour, ending in the army's token (its shape tells the armies apart
+// without colour) and its final number. The replay marks the step it shows
+// and jumps to the step under a click.
+
+import { s, replace } from './dom.js';
+import { armies, armyBadge } from './pieces.js';
+
+/**
+ * @typedef {{step: number, scores: number[]}} ScorePoint
+ *   step: the replay step (or event number) after which the seats had
+ *   these scores, in seat order
+ */
+
+/** The drawing's size in SVG units, and its plot area. */
+const W = 360, H = 170;
+const plot = { left: 34, right: W - 40, top: 10, bottom: H - 22 };
+
+export class ScoreChart {
+  /**
+   * @param {HTMLElement} host
+   * @param {import('./api.js').Preset} preset
+   * @param {(step: number) => void} [onPick] a click picks the step under it
+   */
+  constructor(host, preset, onPick) {
+    this.host = host;
+    this.preset = preset;
+    this.onPick = onPick;
+  }
+
+  /**
+   * render draws the scores; `current` is the step to mark, -1 for none.
+   * Points come in step order; the chart spans steps 0 to the last point's.
+   * @param {ScorePoint[]} points
+   * @param {number} [current]
+   */
+  render(points, current = -1) {
+    const seats = this.preset.seats;
+    if (points.length === 0) {
+      replace(this.host);
+      return;
+    }
+    const last = points[points.length - 1];
+    const top = Math.max(10, ...points.flatMap((p) => p.scores));
+    const max = Math.ceil(top / 10) * 10; // the top gridline, a round number
+    const span = Math.max(1, last.step);
+    const x = (/** @type {number} */ step) => plot.left + (plot.right - plot.left) * step / span;
+    const y = (/** @type {number} */ score) => plot.bottom - (plot.bottom - plot.top) * score / max;
+
+    const grid = [0, max / 2, max].map((v) => s('g', { class: 'chart-grid', 'data-value': v },
+      s('line', { x1: plot.left, x2: plot.right, y1: y(v), y2: y(v) }),
+      s('text', { x: plot.left - 5, y: y(v) + 4, 'text-anchor': 'end' }, String(v))));
+    const axis = s('text', { class: 'chart-axis', x: (plot.left + plot.right) / 2, y: H - 6, 'text-anchor': 'middle' },
+      this.preset.dice ? 'rolls and actions' : 'actions');
+
+    const lines = seats.map((seat, i) => {
+      let d = `M${x(0)} ${y(0)}`;
+      let prev = 0;
+      for (const p of points) {
+        const v = p.scores[i] ?? prev;
+        if (v !== prev) d += ` H${x(p.step)} V${y(v)}`;
+        prev = v;
+      }
+      d += ` H${x(last.step)}`;
+      // The army's dark edge under its colour, so that yellow shows on cream.
+      return s('g', { class: 'score-line', 'data-seat': seat.seat },
+        s('path', { class: 'score-edge', d, stroke: armies[seat.letter].stroke }),
+        s('path', { class: 'score-fill', d, stroke: armies[seat.letter].fill }));
+    });
+    // The ends: each army's token and its final score, nudged apart where
+    // several seats end on one score.
+    const taken = /** @type {number[]} */ ([]);
+    const ends = seats.map((seat, i) => {
+      let at = y(last.scores[i] ?? 0);
+      while (taken.some((t) => Math.abs(t - at) < 11)) at -= 11;
+      taken.push(at);
+      const badge = armyBadge(seat.letter, 12);
+      badge.setAttribute('x', String(plot.right + 3));
+      badge.setAttribute('y', String(at - 6));
+      return s('g', { class: 'chart-end', 'data-seat': seat.seat }, badge,
+        s('text', { x: plot.right + 17, y: at + 4 }, String(last.scores[i] ?? 0)));
+    });
+    const mark = current >= 0
+      ? s('line', { class: 'chart-current', x1: x(current), x2: x(current), y1: plot.top, y2: plot.bottom })
+      : null;
+
+    const words = seats.map((seat, i) => `${seat.seat} ${last.scores[i] ?? 0}`).join(', ');
+    const svg = s('svg', {
+      class: ['score-chart', this.onPick && 'pickable'], viewBox: `0 0 ${W} ${H}`, role: 'img',
+      'aria-label': `Scores along the game; at the end: ${words}`, 'data-steps': span,
+    }, ...grid, axis, ...lines, ...ends, mark);
+    if (this.onPick) {
+      const pick = this.onPick;
+      svg.addEventListener('click', (ev) => {
+        const box = svg.getBoundingClientRect();
+        const ux = (ev.clientX - box.left) * W / box.width;
+        const step = Math.round((ux - plot.left) / (plot.right - plot.left) * span);
+        pick(Math.max(0, Math.min(span, step)));
+      });
+    }
+    replace(this.host, svg);
+  }
+}
