@@ -302,6 +302,16 @@ func TestTakeoverNoted(t *testing.T) {
 	if next := eval[string](t, p, `document.querySelector('#moves .move-line.note').nextElementSibling?.querySelector('.move-no')?.textContent || ''`); next != "1" {
 		t.Errorf("in the replay the note stands above turn %q, want 1", next)
 	}
+	// The seats panel shows the seat's player as it was at the step shown.
+	who := `document.querySelector('#seats .seat[data-seat="South"]').textContent`
+	if got := eval[string](t, p, who); !strings.Contains(got, "bot, random") {
+		t.Errorf("at the end the replay shows South as %q, want the bot", got)
+	}
+	must(t, p.Key("Home"))
+	must(t, p.Wait(`document.querySelector('#slider').value === '0'`, 5*time.Second))
+	if got := eval[string](t, p, who); !strings.Contains(got, "human") || strings.Contains(got, "bot") {
+		t.Errorf("at the start the replay shows South as %q, want human", got)
+	}
 	nums := eval[[]string](t, p, `[...document.querySelectorAll('#moves .move-no')].map(e => e.textContent)`)
 	if len(nums) != len(recs[0].Turns) || len(nums) > 0 && nums[len(nums)-1] != strconv.Itoa(len(recs[0].Turns)) {
 		t.Errorf("the replay numbers %d turns, up to %v; the record has %d", len(nums), nums[len(nums)-1:], len(recs[0].Turns))

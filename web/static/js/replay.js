@@ -56,10 +56,13 @@ class Replay {
     this.seats = (start && start.seats) || st.seats;
     /** @type {TurnLine[]} */
     this.turns = [];
+    /** @type {{after: number, seat: string, player: string}[]} the seats bots took, after which step */
+    this.takeovers = [];
     for (const e of evs) {
       const letter = this.letter[e.seat || ''] || '';
       if (e.kind === 'seat') {
         addTakeover(this.turns, e, letter, !!preset.dice, this.steps.length - 1);
+        this.takeovers.push({ after: this.steps.length - 1, seat: e.seat || '', player: e.player || '' });
         continue;
       }
       if (!e.position || !(e.kind === 'start' || e.kind === 'roll' || e.kind === 'action')) continue;
@@ -201,8 +204,13 @@ class Replay {
     this.dice.show({ seat: roll.seat, rolled: roll.roll, left, animate: false, control: parseExtra(pos.extra).control, note: roll.note });
     const status = seatStatus(pr, pos);
     const atEnd = this.step === this.steps.length - 1 && this.end;
+    // The seats as they were at this step: bots take seats during a game.
+    const seats = this.seats.map((s) => {
+      const t = this.takeovers.filter((t) => t.seat === s.seat && t.after < this.step).pop();
+      return t ? { ...s, player: t.player } : s;
+    });
     this.seatsView.render({
-      seats: this.seats, scores: e.scores || pos.scores, ranks: atEnd && this.end ? this.end.ranks || null : null,
+      seats, scores: e.scores || pos.scores, ranks: atEnd && this.end ? this.end.ranks || null : null,
       toAct: e.to_act || '', frozen: status.frozen, out: status.out, held: new Set(), deadline: '', over: !!atEnd,
       team: status.team, commands: status.commands,
     });
