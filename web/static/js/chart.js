@@ -68,18 +68,21 @@ export class ScoreChart {
         s('path', { class: 'score-edge', d, stroke: armies[seat.letter].stroke }),
         s('path', { class: 'score-fill', d, stroke: armies[seat.letter].fill }));
     });
-    // The ends: each army's token and its final score, nudged apart where
-    // several seats end on one score.
-    const taken = /** @type {number[]} */ ([]);
+    // The ends: each army's token and its final score, placed from the
+    // lowest score up and nudged up where they would touch, so that they
+    // keep the order of the scores.
+    const at = /** @type {number[]} */ ([]);
+    let above = Infinity; // the y of the label placed last
+    for (const i of seats.map((_, i) => i).sort((a, b) => (last.scores[a] ?? 0) - (last.scores[b] ?? 0))) {
+      at[i] = Math.min(y(last.scores[i] ?? 0), above - 12);
+      above = at[i];
+    }
     const ends = seats.map((seat, i) => {
-      let at = y(last.scores[i] ?? 0);
-      while (taken.some((t) => Math.abs(t - at) < 11)) at -= 11;
-      taken.push(at);
       const badge = armyBadge(seat.letter, 12);
       badge.setAttribute('x', String(plot.right + 3));
-      badge.setAttribute('y', String(at - 6));
+      badge.setAttribute('y', String(at[i] - 6));
       return s('g', { class: 'chart-end', 'data-seat': seat.seat }, badge,
-        s('text', { x: plot.right + 17, y: at + 4 }, String(last.scores[i] ?? 0)));
+        s('text', { x: plot.right + 17, y: at[i] + 4 }, String(last.scores[i] ?? 0)));
     });
     const mark = current >= 0
       ? s('line', { class: 'chart-current', x1: x(current), x2: x(current), y1: plot.top, y2: plot.bottom })
