@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,23 +45,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 // handleList is GET /api/games[?status=live|finished][&limit=N]: the most
 // recently updated games first.
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	f := store.Filter{Limit: s.cfg.Recent}
-	switch st := q.Get("status"); st {
-	case "":
-	case string(store.Live), string(store.Finished):
-		f.Status = store.Status(st)
-	default:
-		s.fail(w, r, Errorf(EINVALID, "status %q: want live or finished", st))
+	f, err := s.listFilter(r)
+	if err != nil {
+		s.fail(w, r, err)
 		return
-	}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 500 {
-			s.fail(w, r, Errorf(EINVALID, "limit %q: want 1 to 500", v))
-			return
-		}
-		f.Limit = n
 	}
 	games, err := s.store.Games(r.Context(), f)
 	if err != nil {
@@ -139,6 +127,56 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write([]byte(text))
+}
+
+// listFilter reads the games a list asks for: ?status=live or finished,
+// ?limit=N from 1 to 500 (Config.Recent if not given).
+func (s *Server) listFilter(r *http.Request) (store.Filter, error) {
+	q := r.URL.Query()
+	f := store.Filter{Limit: s.cfg.Recent}
+	switch st := q.Get("status"); st {
+	case "":
+	case string(store.Live), string(store.Finished):
+		f.Status = store.Status(st)
+	default:
+		return f, Errorf(EINVALID, "status %q: want live or finished", st)
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 500 {
+			return f, Errorf(EINVALID, "limit %q: want 1 to 500", v)
+		}
+		f.Limit = n
+	}
+	return f, nil
+}
+
+// handleRecords is GET /api/records: the records of the games a list
+// selects (?status, ?limit as GET /api/games, and ?rules=NAME), the
+// oldest first, in one record file.
+func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
+	f, err := s.listFilter(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	x := Export{Status: f.Status, Limit: f.Limit, Rules: r.URL.Query().Get("rules")}
+	if x.Rules != "" {
+		pr, err := rules.Lookup(x.Rules)
+		if err != nil {
+			s.fail(w, r, Errorf(EINVALID, "rules %q: %v", x.Rules, err))
+			return
+		}
+		x.Rules = pr.Name // house rules in their canonical order
+	}
+	var b bytes.Buffer // whole, so that a failure halfway sends an error, not half a file
+	if _, err := ExportRecords(r.Context(), s.store, &b, x); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(b.Bytes())
 }
 
 // handleEvents is GET /api/games/{id}/events[?after=N]: the game's events

@@ -69,6 +69,11 @@ func Open(ctx context.Context, dsn string) (Store, error) {
 	return open(ctx, arg)
 }
 
+// ParseDSN tells which backend dsn names (SQLite or Postgres) and what Open
+// gives it: the file path, or the whole URL. It fails as Open does on a
+// dsn of no known form.
+func ParseDSN(dsn string) (name, arg string, err error) { return parseDSN(dsn) }
+
 // parseDSN tells which backend dsn is for and what to give it.
 func parseDSN(dsn string) (name, arg string, err error) {
 	switch {

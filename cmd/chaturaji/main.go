@@ -40,6 +40,7 @@ var commands = []*command{
 	analyzeCommand,
 	playersCommand,
 	serveCommand,
+	exportCommand,
 	verifyCommand,
 	loadtestCommand,
 }

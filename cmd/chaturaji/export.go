@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/store"
+)
+
+var exportCommand = &command{
+	name:    "export",
+	summary: "write the records of a server's games from its database",
+	help:    exportHelp,
+	run:     runExport,
+}
+
+const exportHelp = `usage: chaturaji export [--db DATABASE] [--status finished|live|all] [--rules NAME] [--limit N] [--out FILE]
+
+Export writes the game records of the games a server has played, read from
+its database, the oldest first, in one record file that replay, verify and
+other tools read (docs/notation.md): every game's seats, the bots that took
+seats (the Takeover tag), its turns, its result, and the seed that proves
+its dice once the game is over. Each game is rebuilt from its stored events
+and checked on the way. It may run while the server does.
+
+Flags:
+	--db DATABASE    as serve takes it: sqlite:PATH (the default,
+	                 sqlite:chaturaji.db), a bare PATH, or postgres://...
+	--status S       finished (the default), live (their seeds left out), or all
+	--rules NAME     only the games of this preset (with house rules as played)
+	--limit N        only the N most recently updated games (default: all)
+	--out FILE       where to write (default - , standard output)
+
+It says on standard error how many games it wrote. The server offers the
+same over HTTP: GET /api/records (docs/api.md).
+`
+
+func runExport(e *env, args []string) error {
+	fs := newFlagSet("export")
+	dsn := fs.String("db", "sqlite:chaturaji.db", "")
+	status := fs.String("status", "finished", "")
+	name := fs.String("rules", "", "")
+	limit := fs.Int("limit", 0, "")
+	out := fs.String("out", "-", "")
+	if err := parseFlags(e, fs, exportHelp, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("export takes no arguments, only flags")
+	}
+	x := server.Export{Limit: *limit}
+	switch *status {
+	case "finished":
+		x.Status = store.Finished
+	case "live":
+		x.Status = store.Live
+	case "all":
+	default:
+		return usageError("--status %q: want finished, live or all", *status)
+	}
+	if *limit < 0 {
+		return usageError("--limit %d: want 0 (all) or more", *limit)
+	}
+	if *name != "" {
+		pr, err := lookupPreset(*name)
+		if err != nil {
+			return err
+		}
+		x.Rules = pr.Name
+	}
+	// Export reads a database; it does not make an empty one.
+	backend, path, err := store.ParseDSN(*dsn)
+	if err != nil {
+		return err
+	}
+	if backend == store.SQLite && path != ":memory:" {
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("no database at %s (chaturaji serve --db %s makes it): %w", path, *dsn, err)
+		}
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	w := e.stdout
+	var f *os.File
+	if *out != "-" {
+		if f, err = os.Create(*out); err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	bw := bufio.NewWriter(w)
+	n, err := server.ExportRecords(ctx, st, bw, x)
+	if err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if f != nil {
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	where := "standard output"
+	if *out != "-" {
+		where = *out
+	}
+	fmt.Fprintf(e.stderr, "exported %d games to %s\n", n, where)
+	return nil
+}

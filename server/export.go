@@ -1,0 +1,59 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// Export selects the games Export writes.
+type Export struct {
+	Status store.Status // store.Live or store.Finished; "" for both
+	Rules  string       // only games of this preset (its exact name, house rules included); "" for any
+	Limit  int          // at most this many, the most recently updated; 0 for every one
+}
+
+// ExportRecords writes the records of the games of st that x selects, the
+// oldest first, one blank line apart, as `chaturaji replay` and `verify`
+// read them: each rebuilt from the game's events and checked on the way,
+// the Seed of a live game left out. It returns how many it wrote. A game
+// that cannot be rebuilt stops the export with an error naming it.
+func ExportRecords(ctx context.Context, st store.Store, w io.Writer, x Export) (int, error) {
+	limit := x.Limit
+	if limit <= 0 {
+		limit = math.MaxInt32
+	}
+	games, err := st.Games(ctx, store.Filter{Status: x.Status, Limit: limit})
+	if err != nil {
+		return 0, err
+	}
+	slices.Reverse(games) // the store lists the newest first
+	n := 0
+	for _, info := range games {
+		if x.Rules != "" && info.Rules != x.Rules {
+			continue
+		}
+		evs, err := st.Events(ctx, info.ID, 0)
+		if err != nil {
+			return n, err
+		}
+		r, err := replay(info, evs)
+		if err != nil {
+			return n, fmt.Errorf("exporting: %w", err)
+		}
+		if n > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return n, err
+			}
+		}
+		if err := gameRecord(r.game, r.info, r.takeovers, r.game.Finished()).Write(w); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
