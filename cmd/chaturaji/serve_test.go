@@ -346,6 +346,10 @@ func (a *httpActor) run(ctx context.Context) error {
 			a.n.Add(1)
 		case resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusConflict:
 			// Shutting down, or the game moved on: look again.
+		case resp.StatusCode == http.StatusTooManyRequests:
+			// Over the server's rate limit: slow down, as a polite bot does
+			// (the server says when in Retry-After; a fraction is enough).
+			time.Sleep(200 * time.Millisecond)
 		default:
 			return fmt.Errorf("action %s after event %d: %s %s", act, st.Seq, resp.Status, data)
 		}
