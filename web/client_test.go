@@ -61,6 +61,17 @@ func TestHomeLists(t *testing.T) {
 	st, err = site.Finish("chaturaji", 4, 'K', 3)
 	must(t, err)
 	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#recent-games li[data-game=%q] a[href="/replay/%s"]')`, st.ID, st.ID), 10*time.Second))
+
+	// The download link gives the finished games' records, that one with them.
+	text := eval[string](t, p, `fetch(document.querySelector('#download-all').href).then(r => r.text())`)
+	recs, err := record.ParseString(text)
+	must(t, err)
+	if len(recs) != 1 {
+		t.Fatalf("the download holds %d records, want the one finished game", len(recs))
+	}
+	if id, _ := recs[0].Tags.Get("Game"); id != st.ID {
+		t.Errorf("the download holds game %s, want %s", id, st.ID)
+	}
 }
 
 // TestTwoPlayer plays chaturanga-2p, a two-seat preset without dice: two
