@@ -60,7 +60,10 @@ fi
 step "go test"
 go test -count=1 ./...
 
-race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|web)($|/)' || true)
+# The packages with concurrency: the server and its store, the match runner,
+# the searches, the engine protocol, the web client, and the command (serve,
+# loadtest and match run goroutines).
+race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|web|cmd/chaturaji)($|/)' || true)
 if [ -n "$race_pkgs" ]; then
 	step "go test -race"
 	# shellcheck disable=SC2086
