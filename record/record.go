@@ -119,18 +119,42 @@ func (r *Record) Write(w io.Writer) error {
 // WriteAll writes records to w in canonical form, a blank line between two
 // records, as one record file.
 func WriteAll(w io.Writer, rs []*Record) error {
-	for i, r := range rs {
-		if i > 0 {
-			if _, err := io.WriteString(w, "\n"); err != nil {
-				return err
-			}
-		}
-		if err := r.Write(w); err != nil {
+	fw := NewFileWriter(w)
+	for _, r := range rs {
+		if err := fw.Write(r); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// FileWriter writes records one at a time as one record file: each in
+// canonical form, a blank line between two (WriteAll, for records that
+// come one by one).
+type FileWriter struct {
+	w io.Writer
+	n int // the records written
+}
+
+// NewFileWriter returns a FileWriter that writes to w.
+func NewFileWriter(w io.Writer) *FileWriter { return &FileWriter{w: w} }
+
+// Write writes the next record of the file.
+func (fw *FileWriter) Write(r *Record) error {
+	if fw.n > 0 {
+		if _, err := io.WriteString(fw.w, "\n"); err != nil {
+			return err
+		}
+	}
+	if err := r.Write(fw.w); err != nil {
+		return err
+	}
+	fw.n++
+	return nil
+}
+
+// Count returns how many records have been written.
+func (fw *FileWriter) Count() int { return fw.n }
 
 // Equal reports whether two records have the same tags, in the same order,
 // and the same turns. Where they were read from does not matter.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/store"
 )
 
@@ -32,28 +33,22 @@ func ExportRecords(ctx context.Context, st store.Store, w io.Writer, x Export) (
 		return 0, err
 	}
 	slices.Reverse(games) // the store lists the newest first
-	n := 0
+	fw := record.NewFileWriter(w)
 	for _, info := range games {
 		if x.Rules != "" && info.Rules != x.Rules {
 			continue
 		}
 		evs, err := st.Events(ctx, info.ID, 0)
 		if err != nil {
-			return n, err
+			return fw.Count(), err
 		}
 		r, err := replay(info, evs)
 		if err != nil {
-			return n, fmt.Errorf("exporting: %w", err)
+			return fw.Count(), fmt.Errorf("exporting: %w", err)
 		}
-		if n > 0 {
-			if _, err := io.WriteString(w, "\n"); err != nil {
-				return n, err
-			}
+		if err := fw.Write(gameRecord(r.game, r.info, r.takeovers, r.game.Finished())); err != nil {
+			return fw.Count(), err
 		}
-		if err := gameRecord(r.game, r.info, r.takeovers, r.game.Finished()).Write(w); err != nil {
-			return n, err
-		}
-		n++
 	}
-	return n, nil
+	return fw.Count(), nil
 }

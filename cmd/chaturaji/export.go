@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -88,27 +87,17 @@ func runExport(e *env, args []string) error {
 	}
 	defer st.Close()
 
-	w := e.stdout
-	var f *os.File
-	if *out != "-" {
-		if f, err = os.Create(*out); err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
-	}
-	bw := bufio.NewWriter(w)
-	n, err := server.ExportRecords(ctx, st, bw, x)
+	o, err := createOutput(e, *out)
 	if err != nil {
 		return err
 	}
-	if err := bw.Flush(); err != nil {
+	defer o.Close()
+	n, err := server.ExportRecords(ctx, st, o, x)
+	if err != nil {
 		return err
 	}
-	if f != nil {
-		if err := f.Close(); err != nil {
-			return err
-		}
+	if err := o.Close(); err != nil {
+		return err
 	}
 	where := "standard output"
 	if *out != "-" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -171,31 +170,25 @@ func runMatch(e *env, args []string) error {
 	}
 
 	summary := e.stdout
+	var records *output // the --out file, nil without one
 	if *out != "" {
-		w := e.stdout
 		if *out == "-" {
 			summary = e.stderr
-		} else {
-			f, err := os.Create(*out)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			w = f
 		}
-		bw := bufio.NewWriter(w)
-		first := true
+		o, err := createOutput(e, *out)
+		if err != nil {
+			return err
+		}
+		defer o.Close()
+		records = o
+		fw := record.NewFileWriter(o)
 		cfg.OnDeal = func(games []*match.Game) error {
 			for _, g := range games {
-				if !first {
-					bw.WriteString("\n")
-				}
-				first = false
-				if err := g.Record(lineup, record.Tag{Name: "Date", Value: *date}).Write(bw); err != nil {
+				if err := fw.Write(g.Record(lineup, record.Tag{Name: "Date", Value: *date})); err != nil {
 					return err
 				}
 			}
-			return bw.Flush()
+			return o.Flush()
 		}
 	}
 	bar := &progress{w: e.stderr, on: e.stderrIsTerminal, total: *deals * pr.NumSeats()}
@@ -211,6 +204,11 @@ func runMatch(e *env, args []string) error {
 	bar.finish()
 	if runErr != nil {
 		runErr = errors.New(strings.TrimPrefix(runErr.Error(), "match: "))
+	}
+	if records != nil {
+		if err := records.Close(); err != nil && runErr == nil {
+			runErr = err
+		}
 	}
 	if res == nil {
 		return runErr

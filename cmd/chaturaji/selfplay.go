@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"maps"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,16 +80,12 @@ func runSelfplay(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := e.stdout
-	var f *os.File
-	if *out != "-" {
-		if f, err = os.Create(*out); err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	o, err := createOutput(e, *out)
+	if err != nil {
+		return err
 	}
-	bw := bufio.NewWriter(w)
+	defer o.Close()
+	fw := record.NewFileWriter(o)
 	var st stats
 	bar := &progress{w: e.stderr, on: e.stderrIsTerminal, what: "games", total: *games}
 	start := time.Now()
@@ -105,22 +99,14 @@ func runSelfplay(e *env, args []string) error {
 		for _, s := range pr.Seats() {
 			tags = append(tags, record.Tag{Name: s.String(), Value: "random"})
 		}
-		if i > 0 {
-			bw.WriteString("\n")
-		}
-		if err := record.FromGame(g, tags...).Write(bw); err != nil {
+		if err := fw.Write(record.FromGame(g, tags...)); err != nil {
 			return err
 		}
 		bar.update(i + 1)
 	}
 	bar.finish()
-	if err := bw.Flush(); err != nil {
+	if err := o.Close(); err != nil {
 		return err
-	}
-	if f != nil {
-		if err := f.Close(); err != nil {
-			return err
-		}
 	}
 	// With --out -, the records are on standard output: keep it for them.
 	sw := e.stdout
