@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	crand "crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,10 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/store/postgres/pgtest"
 )
 
 // TestKillAndRestart runs the real binary, kills it with SIGKILL in the
@@ -44,49 +40,8 @@ func TestKillAndRestart(t *testing.T) {
 		killAndRestart(t, bin, "sqlite:"+filepath.Join(t.TempDir(), "games.db"))
 	})
 	t.Run("postgres", func(t *testing.T) {
-		killAndRestart(t, bin, postgresSchema(t))
+		killAndRestart(t, bin, pgtest.Schema(t))
 	})
-}
-
-// postgresSchema returns the URL of the test PostgreSQL server (from
-// CHATURAJI_TEST_POSTGRES, which `make test` sets) with search_path set to
-// a schema of the test's own, dropped when it ends. Without a server the
-// test fails: it never skips.
-func postgresSchema(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("CHATURAJI_TEST_POSTGRES")
-	if base == "" {
-		t.Fatal("CHATURAJI_TEST_POSTGRES is not set: run `make test`, which starts a PostgreSQL server, or export CHATURAJI_TEST_POSTGRES=\"$(bash scripts/postgres.sh)\" from the repository's root")
-	}
-	var suffix [4]byte
-	crand.Read(suffix[:])
-	name := fmt.Sprintf("killtest_%d_%s", os.Getpid(), hex.EncodeToString(suffix[:]))
-	ident := pgx.Identifier{name}.Sanitize()
-	pgExec(t, base, "CREATE SCHEMA "+ident)
-	t.Cleanup(func() { pgExec(t, base, "DROP SCHEMA "+ident+" CASCADE") })
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("CHATURAJI_TEST_POSTGRES: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-// pgExec runs one statement on a connection of its own.
-func pgExec(t *testing.T, u, sql string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, u)
-	if err != nil {
-		t.Fatalf("connect to CHATURAJI_TEST_POSTGRES: %v", err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, sql); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
 }
 
 // killAndRestart is TestKillAndRestart on the database db.

@@ -1,90 +1,17 @@
 package postgres_test
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"net/url"
-	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chaturaji/chaturaji/store"
 	"github.com/chaturaji/chaturaji/store/postgres"
+	"github.com/chaturaji/chaturaji/store/postgres/pgtest"
 	"github.com/chaturaji/chaturaji/store/storetest"
 )
-
-// serverVar names the environment variable with the test server's URL.
-const serverVar = "CHATURAJI_TEST_POSTGRES"
-
-// server returns the URL of the database the tests may create schemas in,
-// and fails the test if there is none: these tests never skip.
-func server(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv(serverVar)
-	if u == "" {
-		t.Fatalf("%s is not set, and the PostgreSQL tests need a server (they never skip).\n"+
-			"`make test` (scripts/test.sh) installs and starts one and sets it. To run these tests alone:\n"+
-			"\texport %s=\"$(bash scripts/postgres.sh)\"\n"+
-			"from the repository's root, or set it to a postgres:// URL of a database in which the tests may create and drop schemas.",
-			serverVar, serverVar)
-	}
-	return u
-}
-
-// schemas numbers the schemas this process creates.
-var schemas atomic.Int64
-
-// freshSchema creates a schema of its own for the test, dropped when the
-// test ends, and returns the server's URL with search_path set to it.
-func freshSchema(t *testing.T) string {
-	t.Helper()
-	base := server(t)
-	var suffix [4]byte
-	rand.Read(suffix[:])
-	name := fmt.Sprintf("storetest_%d_%d_%s", os.Getpid(), schemas.Add(1), hex.EncodeToString(suffix[:]))
-	ident := pgx.Identifier{name}.Sanitize()
-	exec(t, base, "CREATE SCHEMA "+ident)
-	t.Cleanup(func() { exec(t, base, "DROP SCHEMA "+ident+" CASCADE") })
-	return withSearchPath(t, base, name)
-}
-
-// exec runs one statement on its own connection. It does not use
-// t.Context(), which is done by the time cleanups run.
-func exec(t *testing.T, u, sql string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, u)
-	if err != nil {
-		t.Fatalf("connect to the test server (%s): %v", serverVar, err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, sql); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
-
-// withSearchPath returns the URL u with search_path set to schema.
-func withSearchPath(t *testing.T, u, schema string) string {
-	t.Helper()
-	if !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
-		return u + " search_path=" + schema // keyword=value form
-	}
-	p, err := url.Parse(u)
-	if err != nil {
-		t.Fatalf("%s: %v", serverVar, err)
-	}
-	q := p.Query()
-	q.Set("search_path", schema)
-	p.RawQuery = q.Encode()
-	return p.String()
-}
 
 // open opens the store at u and fails the test if it cannot.
 func open(t *testing.T, u string) *postgres.Store {
@@ -97,16 +24,16 @@ func open(t *testing.T, u string) *postgres.Store {
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return open(t, freshSchema(t)) })
+	storetest.Run(t, func(t *testing.T) store.Store { return open(t, pgtest.Schema(t)) })
 }
 
 func TestReopen(t *testing.T) {
-	u := freshSchema(t)
+	u := pgtest.Schema(t)
 	storetest.RunReopen(t, func(t *testing.T) store.Store { return open(t, u) })
 }
 
 func TestOpenThroughStore(t *testing.T) {
-	u := freshSchema(t)
+	u := pgtest.Schema(t)
 	for _, scheme := range []string{"postgres://", "postgresql://"} {
 		u := scheme + strings.SplitN(u, "://", 2)[1]
 		s, err := store.Open(t.Context(), u)
@@ -121,7 +48,7 @@ func TestOpenThroughStore(t *testing.T) {
 }
 
 func TestMigrations(t *testing.T) {
-	u := freshSchema(t)
+	u := pgtest.Schema(t)
 	open(t, u).Close()
 	open(t, u).Close() // a second open applies nothing again
 
@@ -150,7 +77,7 @@ func TestMigrations(t *testing.T) {
 }
 
 func TestConcurrentOpensMigrateOnce(t *testing.T) {
-	u := freshSchema(t)
+	u := pgtest.Schema(t)
 	errs := make(chan error, 4)
 	for range cap(errs) {
 		go func() {
@@ -169,7 +96,7 @@ func TestConcurrentOpensMigrateOnce(t *testing.T) {
 }
 
 func TestOpenRefusesWithoutShowingThePassword(t *testing.T) {
-	p, err := url.Parse(server(t))
+	p, err := url.Parse(pgtest.Server(t))
 	if err != nil {
 		t.Fatal(err)
 	}
