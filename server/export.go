@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	"github.com/chaturaji/chaturaji/record"
+	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 )
 
 // Export selects the games Export writes.
 type Export struct {
 	Status store.Status // store.Live or store.Finished; "" for both
-	Rules  string       // only games of this preset (its exact name, house rules included); "" for any
+	Rules  string       // only games of this preset, house rules included (in any order); "" for any
 	Limit  int          // at most this many, the most recently updated; 0 for every one
 }
 
@@ -24,6 +25,13 @@ type Export struct {
 // the Seed of a live game left out. It returns how many it wrote. A game
 // that cannot be rebuilt stops the export with an error naming it.
 func ExportRecords(ctx context.Context, st store.Store, w io.Writer, x Export) (int, error) {
+	if x.Rules != "" {
+		pr, err := rules.Lookup(x.Rules)
+		if err != nil {
+			return 0, Errorf(EINVALID, "rules %q: %v", x.Rules, err)
+		}
+		x.Rules = pr.Name // house rules in their canonical order, as games store it
+	}
 	limit := x.Limit
 	if limit <= 0 {
 		limit = math.MaxInt32

@@ -149,10 +149,10 @@ func benchPositions(pr *rules.Preset, n int) []*rules.Position {
 			continue
 		}
 		acts := g.Actions(buf[:])
-		if len(acts) > 1 && i%n == 0 {
-			ps = append(ps, g.Position())
-		}
-		if len(acts) > 1 {
+		if len(acts) > 1 { // a decision
+			if i%n == 0 {
+				ps = append(ps, g.Position())
+			}
 			i++
 		}
 		g.Play(acts[rng.IntN(len(acts))])

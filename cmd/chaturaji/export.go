@@ -64,11 +64,10 @@ func runExport(e *env, args []string) error {
 		return usageError("--limit %d: want 0 (all) or more", *limit)
 	}
 	if *name != "" {
-		pr, err := lookupPreset(*name)
-		if err != nil {
+		if _, err := lookupPreset(*name); err != nil { // a usage error, listing the presets
 			return err
 		}
-		x.Rules = pr.Name
+		x.Rules = *name
 	}
 	// Export reads a database; it does not make an empty one.
 	backend, path, err := store.ParseDSN(*dsn)
