@@ -9,14 +9,11 @@ import { Board } from './board.js';
 import { parsePosition } from './position.js';
 
 /**
- * The players a seat may have, for the seat menus, with how each plays
- * (GET /web/players; until it answers, or if it fails, the bare names).
+ * The players a seat may have, for the seat menus, with how each plays:
+ * the server's list (GET /web/players, web.seatPlayers), the one source.
  * @type {import('./api.js').PlayerChoice[]}
  */
-let players = [
-  ['human', 'Human'], ['bot:random', 'Bot · random'], ['bot:greedy', 'Bot · greedy'],
-  ...[1, 2, 3, 4, 5, 6, 7].map((n) => [`bot:${n}`, `Bot · level ${n}`]), ['bot:strong', 'Bot · strong'],
-].map(([spec, label]) => ({ spec, label, about: '' }));
+let players = [];
 
 /** @type {import('./api.js').Preset[]} */
 let presets = [];
@@ -25,7 +22,7 @@ async function main() {
   byId('play-now').addEventListener('click', playNow);
   byId('new-game').addEventListener('submit', (e) => { e.preventDefault(); create(); });
   try {
-    [presets, players] = await Promise.all([api.presets(), api.players().catch(() => players)]);
+    [presets, players] = await Promise.all([api.presets(), api.players()]);
   } catch (e) {
     byId('play-error').textContent = `The server cannot be reached: ${/** @type {Error} */ (e).message}`;
   }
