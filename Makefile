@@ -6,8 +6,13 @@
 test:
 	./scripts/test.sh
 
+# The first build compiles every dependency (a minute or two): -v lists
+# each package as it is compiled, so the wait shows progress. Later builds
+# are cached and print nothing.
 serve:
-	go run ./cmd/chaturaji serve
+	@echo "building bin/chaturaji (the first build takes a minute or two)..."
+	@go build -v -o bin/chaturaji ./cmd/chaturaji
+	./bin/chaturaji serve
 
 build:
 	go build -o bin/chaturaji ./cmd/chaturaji

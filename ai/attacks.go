@@ -7,7 +7,7 @@ import (
 )
 
 // Attack tables for the evaluation. The rules engine keeps its own tables
-// unexported; these follow the same geometry (RULES.md section 1) and read
+// unexported; these follow the same geometry (docs/rules.md §1) and read
 // each kind's Movement from the preset, so a preset with other pieces needs
 // no new code here.
 var (

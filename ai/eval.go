@@ -139,8 +139,8 @@ func newEvaluator(pr *rules.Preset, w Weights) *evaluator {
 	return e
 }
 
-// lastLine returns a seat's last line from its left-hand corner (RULES.md
-// sections 1 and 4).
+// lastLine returns a seat's last line from its left-hand corner (docs/rules.md
+// §1.3 and §4.4).
 func lastLine(s rules.Seat) [8]rules.Square {
 	var line [8]rules.Square
 	for i := range 8 {

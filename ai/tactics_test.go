@@ -64,7 +64,7 @@ var tactics = []struct {
 		want: "d4d7",
 	},
 	{
-		// RULES.md 5.1 chaturaji-teams [000]: North has no king, so its
+		// docs/rules.md §6 chaturaji-teams [article]: North has no king, so its
 		// partner South commands both armies. East's king is the last of
 		// its team: North's elephant takes it on its throne (5 points, +2
 		// for the throne, and the empire bonus), which ends the game with
@@ -76,7 +76,7 @@ var tactics = []struct {
 		want:  "e4h4",
 	},
 	{
-		// chaturaji-teams [000]: a king moving onto an enemy throne scores
+		// chaturaji-teams [article]: a king moving onto an enemy throne scores
 		// its team a point, once per throne. South's king steps onto West's
 		// throne a5, out of every enemy's reach; nothing else scores.
 		name:  "a king takes the bonus of an enemy throne",
@@ -85,7 +85,7 @@ var tactics = []struct {
 		want:  "b4a5",
 	},
 	{
-		// chaturaji-teams [000]: taking East's king, the last of West and
+		// chaturaji-teams [article]: taking East's king, the last of West and
 		// East's team, ends the game, and team scores decide it: 5 against
 		// 30, a certain loss. Taking West's elephant (4 points) plays on.
 		name:  "a team behind on points does not end the game by taking the last enemy king",
@@ -94,7 +94,7 @@ var tactics = []struct {
 		want:  "d1a1",
 	},
 	{
-		// martian [003]: the ravens of West, North and East hold e4, d5 and
+		// martian [Martian]: the ravens of West, North and East hold e4, d5 and
 		// e5; South's raven moving onto d4, the last empty square of the
 		// centre, captures all three (the partner's too). The die left is a
 		// 3, for the raven; no other raven move captures anything.
@@ -104,7 +104,7 @@ var tactics = []struct {
 		want:  "d2d4",
 	},
 	{
-		// chaturanga-fr1 [004]: elephants (boats) of West and East on d5
+		// chaturanga-fr1 [French]: elephants (boats) of West and East on d5
 		// and e5 and the partner's on e4; South's elephant leaping from b2
 		// to d4 completes the block: both enemy elephants are captured and
 		// the partner's becomes South's.
@@ -114,7 +114,7 @@ var tactics = []struct {
 		want:  "b2d4",
 	},
 	{
-		// chaturanga-2p [004]: capturing the rajah wins; the tour on a1
+		// chaturanga-2p [French]: capturing the rajah wins; the tour on a1
 		// reaches it on a8.
 		name:  "a tour takes the rajah and wins",
 		rules: "chaturanga-2p",

@@ -1,5 +1,5 @@
 // Package record reads, writes and checks game records: the PGN-like text
-// of RULES.md section 6, specified in full in docs/notation.md.
+// of docs/rules.md §7, specified in full in docs/notation.md.
 //
 // A record is a header of tag pairs, one a line, then a blank line and the
 // movetext, one turn group per turn: the colour letter of the seat, the dice

@@ -14,7 +14,7 @@ const Unfinished = "*"
 const Draw = "draw"
 
 // Result returns the value of the Result tag for a game whose current
-// position is p (RULES.md section 6): Unfinished while it goes on; once it
+// position is p (docs/rules.md §7): Unfinished while it goes on; once it
 // is over, for points presets the final scores in seat order (South, West,
 // North, East, as the preset plays them) joined by commas, such as
 // "12,54,3,0"; for king presets, and for chaturaji-teams' lastforces, where

@@ -7,7 +7,7 @@ import (
 	"github.com/chaturaji/chaturaji/rules"
 )
 
-// TestResult checks the Result tag of finished games (RULES.md section 6):
+// TestResult checks the Result tag of finished games (docs/rules.md §7):
 // scores in seat order for points presets, the winning side's letters or
 // "draw" for king presets and for lastforces, where points decide nothing.
 func TestResult(t *testing.T) {

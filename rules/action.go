@@ -59,7 +59,7 @@ const PassAction = Action(uint32(Pass) << typeShift)
 // RetireAction is the action `retire`.
 const RetireAction = Action(uint32(Retire) << typeShift)
 
-// The decisions of a king exchange (RULES.md 5.0).
+// The decisions of a king exchange (docs/rules.md §5.7).
 const (
 	ProposeAction = Action(uint32(Propose) << typeShift)
 	WaiveAction   = Action(uint32(Waive) << typeShift)
@@ -67,7 +67,7 @@ const (
 	DeclineAction = Action(uint32(Decline) << typeShift)
 )
 
-// The decisions of martian's monarch return (RULES.md 5.1).
+// The decisions of martian's monarch return (docs/rules.md §6.7).
 const (
 	NoReturnAction   = Action(uint32(NoReturn) << typeShift)
 	ReturnUsAction   = Action(uint32(ReturnUs) << typeShift)

@@ -209,7 +209,7 @@ func TestCrossCheckConformancePerft(t *testing.T) {
 }
 
 // TestStartPerft checks perft from the start position: depths 1-6 against
-// RULES.md section 6, which states them from two independent
+// docs/rules.md §8, which states them from two independent
 // implementations, and depth 5 against internal/naive as well.
 func TestStartPerft(t *testing.T) {
 	want := []uint64{1, 10, 100, 1000, 10000, 114900, 1322030}

@@ -11,7 +11,7 @@ import (
 func (pr *Preset) Explain() string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	w("# %s\n\n%s.\n\nSources: %s.\n\n", pr.Name, capitalize(pr.Title), pr.Source)
+	w("# %s\n\n%s.\n\nSources: %s (docs/rules.md §9 says where to find them).\n\n", pr.Name, capitalize(pr.Title), pr.Source)
 	pr.explainSeats(w)
 	pr.explainPieces(w)
 	pr.explainDice(w)

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The extra field of a position (RULES.md section 6) carries the state a
+// The extra field of a position (docs/rules.md §7) carries the state a
 // preset keeps beyond the board: `key=value` pairs joined by `;`, keys
 // sorted. It is printed only when some key differs from its value at the
 // start of a game, so a preset without such state has no sixth field.

@@ -9,7 +9,7 @@ import (
 	"github.com/chaturaji/chaturaji/rules"
 )
 
-// What RULES.md says, written out again here so that the checks below do not
+// What docs/rules.md says, written out again here so that the checks below do not
 // lean on the engine's own tables.
 var (
 	points     = [rules.NumKinds]int{rules.Pawn: 1, rules.Boat: 2, rules.Horse: 3, rules.Elephant: 4, rules.King: 5}
@@ -140,7 +140,7 @@ func kingsOn(p *rules.Position) (kings int, onlyKings bool) {
 	return kings, onlyKings
 }
 
-// checkAction checks one action against RULES.md section 4's order of events,
+// checkAction checks one action against docs/rules.md §4's order of events,
 // from the boards, scores and clocks before and after it.
 func checkAction(before, after *rules.Position, a rules.Action) (effects, error) {
 	e, err := effectsOf(before, after, a)

@@ -1,7 +1,7 @@
 package rules
 
 // Make plays action a, which must be legal, in place, recording in u what it
-// changed. It applies every automatic effect of RULES.md section 4's order of
+// changed. It applies every automatic effect of docs/rules.md §4's order of
 // events: the capture and its points, the boat triumph, the mover's own
 // promotion, the clock, the turn passing (with the waiting promotions of each
 // visited seat) and the end of the game. With two-dice turns the seat acts
@@ -28,7 +28,7 @@ func (p *Position) Make(a Action, u *Undo) {
 		p.remove(u, lowest(p.bySeat[mover]&p.byKind[King]))
 	}
 	// The clock changes once a turn: reset as soon as an action resets it,
-	// else one more on the turn's first action (RULES.md 5.0).
+	// else one more on the turn's first action (docs/rules.md §5.2).
 	switch {
 	case pr.oneActionTurns: // the common case, decided once
 		if reset {

@@ -2,7 +2,7 @@ package rules
 
 import "slices"
 
-// D4 is Martian Chaturaji's four-sided die [003]: 1 monarch, 2 paladin,
+// D4 is Martian Chaturaji's four-sided die [Martian]: 1 monarch, 2 paladin,
 // 3 raven, 4 squire (the kinds King, Horse, Elephant and Pawn of the
 // martian preset). With the preset's CountUp a face names the first kind at
 // or above it that the army still has.
@@ -13,13 +13,13 @@ var D4 = &Die{
 	Words: [8]string{1: "monarch", 2: "paladin", 3: "raven", 4: "squire"},
 }
 
-// Martian is Nate Straight's Martian Chaturaji [003]: teams, its own pieces
+// Martian is Nate Straight's Martian Chaturaji [Martian]: teams, its own pieces
 // in the right-hand corners, two d4 a turn with the count-upwards rule,
 // throne control, the unkindness of ravens and the monarchs' return.
 var Martian = &Preset{
 	Name:   "martian",
 	Title:  "two teams of partners sitting opposite; Martian pieces; two d4 a turn; take both enemy monarchs",
-	Source: "[003]",
+	Source: "Nate Straight's Martian Chaturaji",
 	Order:  []Seat{South, West, North, East},
 	Start:  "gRgPgM3rSrR/gSgSgS3rSrP/6rSrM/8/8/yMyS6/yPyS3bSbSbS/yRyS3bMbPbR - - 0,0,0,0 0",
 	Pieces: [NumKinds]PieceRule{

@@ -338,7 +338,7 @@ func lowestKind(ks KindSet) Kind { return Kind(bits.TrailingZeros16(uint16(ks)))
 func popcount16(x uint16) int { return bits.OnesCount16(x) }
 
 // SortActions sorts actions in the byte order of their notation under
-// preset pr, the order in which RULES.md lists them (moves before pass and
+// preset pr, the order in which docs/rules.md lists them (moves before pass and
 // retire). Actions returns them in an order that is fixed but unspecified.
 func SortActions(pr *Preset, acts []Action) {
 	slices.SortFunc(acts, func(a, b Action) int { return strings.Compare(a.Format(pr), b.Format(pr)) })

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// ParsePosition reads a position of preset pr in the notation of RULES.md
-// section 6: `<board> <seat> <dice> <scores> <clock> [<extra>]`. It is
+// ParsePosition reads a position of preset pr in the notation of docs/rules.md
+// §7 (docs/notation.md §2 in full): `<board> <seat> <dice> <scores> <clock> [<extra>]`. It is
 // strict: an error names the field and the text that is wrong.
 func ParsePosition(pr *Preset, s string) (*Position, error) {
 	return parsePosition(pr, s)

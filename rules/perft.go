@@ -1,7 +1,7 @@
 package rules
 
-// Perft counts the leaves of the game tree to the given depth, as RULES.md
-// section 6 defines it: a position awaiting its roll sums over every distinct
+// Perft counts the leaves of the game tree to the given depth, as docs/rules.md
+// §8 defines it: a position awaiting its roll sums over every distinct
 // roll at the same depth; a finished game counts 0 at any depth above 0.
 // The last ply is counted in bulk, without making the actions.
 func Perft(p *Position, depth int) uint64 {

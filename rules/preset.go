@@ -66,7 +66,7 @@ const (
 type Preset struct {
 	Name   string              // as given to --rules
 	Title  string              // one line describing it
-	Source string              // source tags, such as "[000][001]"
+	Source string              // the sources it follows, named as docs/rules.md §9 lists them
 	Order  []Seat              // the seats, in turn order, the first to start
 	Start  string              // the start position, in notation
 	Pieces [NumKinds]PieceRule // indexed by kind
@@ -97,7 +97,7 @@ type Preset struct {
 	// LeapAttackers are the kinds whose attack forbids the king's leap; 0:
 	// every kind (chaturanga-fr1: the major pieces).
 	LeapAttackers KindSet
-	// Team play (RULES.md 5.0): see TeamRules.
+	// Team play (docs/rules.md §5): see TeamRules.
 	Team TeamRules
 	// Colours are the armies' colours as the sources show them, by seat
 	// (display only: notation keeps b, y, g, r); empty for the default.

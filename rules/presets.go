@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// LongDie is the four-faced long die of [000]: 2 boat, 3 horse, 4 elephant,
+// LongDie is the four-faced long die of [article]: 2 boat, 3 horse, 4 elephant,
 // 5 king or pawn.
 var LongDie = &Die{
 	Name:  "long",
@@ -14,7 +14,7 @@ var LongDie = &Die{
 	Words: [8]string{2: "boat", 3: "horse", 4: "elephant", 5: "king or pawn"},
 }
 
-// CubeDie is the six-faced die of [001]: 1 and 5 king or pawn, 2 boat,
+// CubeDie is the six-faced die of [encyclopedia]: 1 and 5 king or pawn, 2 boat,
 // 3 horse, 4 and 6 elephant.
 var CubeDie = &Die{
 	Name:  "cube",
@@ -23,7 +23,7 @@ var CubeDie = &Die{
 	Words: [8]string{1: "king or pawn", 2: "boat", 3: "horse", 4: "elephant", 5: "king or pawn", 6: "elephant"},
 }
 
-// CubeBlankDie is the six-faced die of [004]: 1 and 6 name no piece (the die
+// CubeBlankDie is the six-faced die of [French]: 1 and 6 name no piece (the die
 // is lost), 2..5 as the long die.
 var CubeBlankDie = &Die{
 	Name:  "cube-blank",
@@ -35,7 +35,7 @@ var CubeBlankDie = &Die{
 // dice are the dice house rules may name.
 var dice = map[string]*Die{"long": LongDie, "cube": CubeDie, "cube-blank": CubeBlankDie}
 
-// chaturajiPieces are the pieces of the Chaturaji family, with [000]'s points.
+// chaturajiPieces are the pieces of the Chaturaji family, with [article]'s points.
 var chaturajiPieces = [NumKinds]PieceRule{
 	Pawn:     {Letter: 'P', Name: "pawn", Points: 1, Moves: PawnPush | PawnTakeDiag},
 	Boat:     {Letter: 'B', Name: "boat", Points: 2, Moves: LeapAlfil, CannotTake: kinds(Boat)},
@@ -53,7 +53,7 @@ const chaturajiStart = "yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbP
 var Chaturaji = &Preset{
 	Name:    "chaturaji",
 	Title:   "four players, each for himself; one long die; points",
-	Source:  "[000] rules, [001] scoring bonus",
+	Source:  "the Chaturaji article's rules; the encyclopedia's 54-point award",
 	Order:   []Seat{South, West, North, East},
 	Start:   chaturajiStart,
 	Pieces:  chaturajiPieces,
@@ -74,16 +74,16 @@ var Chaturaji = &Preset{
 	Options:    chaturajiOptions,
 }
 
-// ChaturajiRanks is [000]'s alternative: pawns and boats ("weak") never
+// ChaturajiRanks is [article]'s alternative: pawns and boats ("weak") never
 // capture horses, elephants or kings ("strong").
-var ChaturajiRanks = derive(Chaturaji, "chaturaji-ranks", "as chaturaji; pawns and boats never capture horses, elephants or kings", "[000] alternative rule", withRanks)
+var ChaturajiRanks = derive(Chaturaji, "chaturaji-ranks", "as chaturaji; pawns and boats never capture horses, elephants or kings", "the Chaturaji article's alternative rule of ranks", withRanks)
 
-// Chaturaji2Dice is [001]'s game: two cube dice a turn.
-var Chaturaji2Dice = derive(Chaturaji, "chaturaji-2dice", "as chaturaji with two cube dice a turn", "[001], [000] alternative", func(pr *Preset) { withDice(pr, CubeDie, 2) })
+// Chaturaji2Dice is [encyclopedia]'s game: two cube dice a turn.
+var Chaturaji2Dice = derive(Chaturaji, "chaturaji-2dice", "as chaturaji with two cube dice a turn", "the encyclopedia's two dice, after al-Biruni; the Chaturaji article's alternative rule of two dice", func(pr *Preset) { withDice(pr, CubeDie, 2) })
 
 // Ludii plays exactly what Ludii's Chaturaji.lud encodes, so that results
 // can be compared with Ludii's.
-var Ludii = derive(Chaturaji, "ludii", "compatibility with Ludii's Chaturaji.lud: turns S-E-N-W, promotion by choice, kingless armies move", "Ludii (Ludeme/Ludii, Chaturaji.lud)", func(pr *Preset) {
+var Ludii = derive(Chaturaji, "ludii", "compatibility with Ludii's Chaturaji.lud: turns S-E-N-W, promotion by choice, kingless armies move", "the Ludii game system's Chaturaji.lud", func(pr *Preset) {
 	pr.Order = []Seat{South, East, North, West}
 	pr.Pieces[Boat].CannotTake = 0
 	pr.Triumph, pr.Retire, pr.Raise, pr.PeaceEnds = false, false, 0, false
@@ -93,11 +93,11 @@ var Ludii = derive(Chaturaji, "ludii", "compatibility with Ludii's Chaturaji.lud
 	pr.Options = nil
 })
 
-// Chaturanga2P is [004]'s two-player chaturanga (variant 3).
+// Chaturanga2P is [French]'s two-player chaturanga (variant 3).
 var Chaturanga2P = &Preset{
 	Name:   "chaturanga-2p",
 	Title:  "two players; no dice; take the enemy rajah",
-	Source: "[004] variant 3",
+	Source: "the French Chaturanga sheet, variant 3",
 	Order:  []Seat{South, North},
 	Start:  "gEgHgBgVgKgBgHgE/gPgPgPgPgPgPgPgP/8/8/8/8/bPbPbPbPbPbPbPbP/bEbHbBbVbKbBbHbE b - 0,0 0",
 	Pieces: [NumKinds]PieceRule{
@@ -114,7 +114,7 @@ var Chaturanga2P = &Preset{
 	KingLeap:   true,
 }
 
-// chaturajiTeam is the team play of [000]: partners opposite, their pieces
+// chaturajiTeam is the team play of [article]: partners opposite, their pieces
 // safe from each other, command through the partner's throne, the king
 // exchange, and the partner's boats shared in a triumph.
 var chaturajiTeam = TeamRules{
@@ -125,9 +125,9 @@ var chaturajiTeam = TeamRules{
 	ShareBoats: true,
 }
 
-// ChaturajiTeams is [000]'s team play: two against two, team points with
+// ChaturajiTeams is [article]'s team play: two against two, team points with
 // throne and empire bonuses.
-var ChaturajiTeams = derive(Chaturaji, "chaturaji-teams", "two teams of partners sitting opposite; one long die; team points with throne bonuses", "[000] team play", func(pr *Preset) {
+var ChaturajiTeams = derive(Chaturaji, "chaturaji-teams", "two teams of partners sitting opposite; one long die; team points with throne bonuses", "the Chaturaji article's team play", func(pr *Preset) {
 	pr.Raise = 0
 	pr.Team = chaturajiTeam
 	pr.Team.KinglessPlays = true
@@ -145,9 +145,9 @@ var ChaturajiTeams = derive(Chaturaji, "chaturaji-teams", "two teams of partners
 	slices.SortFunc(pr.Options, func(a, b Option) int { return strings.Compare(a.Name, b.Name) })
 })
 
-// ChaturajiDiceless is [000]'s strategic variant: the team play without
+// ChaturajiDiceless is [article]'s strategic variant: the team play without
 // dice or points; the team that takes both enemy kings wins.
-var ChaturajiDiceless = derive(Chaturaji, "chaturaji-diceless", "two teams of partners sitting opposite; no dice; take both enemy kings", "[000] purely strategic variant, with its team play", func(pr *Preset) {
+var ChaturajiDiceless = derive(Chaturaji, "chaturaji-diceless", "two teams of partners sitting opposite; no dice; take both enemy kings", "the Chaturaji article's purely strategic variant, with its team play", func(pr *Preset) {
 	for k := range pr.Pieces {
 		pr.Pieces[k].Points = 0
 	}
@@ -158,17 +158,17 @@ var ChaturajiDiceless = derive(Chaturaji, "chaturaji-diceless", "two teams of pa
 	pr.Options = optionsNamed("clock", "ranks", "triumph")
 })
 
-// Biruni is [001]'s game: each for himself with two cube dice, points and
+// Biruni is [encyclopedia]'s game: each for himself with two cube dice, points and
 // the 54 raise; a king entering the opposite seat's throne (sinhasana)
 // commands both armies, which then cannot capture each other.
-var Biruni = derive(Chaturaji2Dice, "biruni", "four players, each for himself; two cube dice; points; sinhasana: a king on the opposite throne commands both armies", "[001]", func(pr *Preset) {
+var Biruni = derive(Chaturaji2Dice, "biruni", "four players, each for himself; two cube dice; points; sinhasana: a king on the opposite throne commands both armies", "al-Biruni's account, as the encyclopedia reports it", func(pr *Preset) {
 	pr.Team = TeamRules{Command: CommandBoth, Truce: true}
 	pr.Options = optionsNamed("clock", "peace", "raise", "ranks", "retire", "triumph")
 })
 
-// Winther is [002]'s four-handed chaturanga with dice: teams, two long
+// Winther is [Winther]'s four-handed chaturanga with dice: teams, two long
 // dice, kings to take; a kingless seat may win back a king by a drop.
-var Winther = derive(Chaturaji, "winther", "two teams of partners sitting opposite; two long dice; take both enemy kings; drop rights", "[002]", func(pr *Preset) {
+var Winther = derive(Chaturaji, "winther", "two teams of partners sitting opposite; two long dice; take both enemy kings; drop rights", "Mats Winther's 4-handed Chaturanga with dice (2006)", func(pr *Preset) {
 	for k := range pr.Pieces {
 		pr.Pieces[k].Points = 0
 		pr.Pieces[k].CannotTake = 0 // boats may take boats
@@ -182,13 +182,13 @@ var Winther = derive(Chaturaji, "winther", "two teams of partners sitting opposi
 		apply: onOff(func(pr *Preset, on bool) { pr.Team.MustTakeKing = on })}}
 })
 
-// ChaturangaFR1 is [004]'s first variant: teams, no dice, minor pieces
+// ChaturangaFR1 is [French]'s first variant: teams, no dice, minor pieces
 // that never take major ones, the rajah's leap, command on the ally's turn,
 // elephant combat and the king exchange.
 var ChaturangaFR1 = &Preset{
 	Name:   "chaturanga-fr1",
 	Title:  "two teams of partners sitting opposite; no dice; minor pieces never take major ones; take both enemy rajahs",
-	Source: "[004] variant 1",
+	Source: "the French Chaturanga sheet, variant 1",
 	Order:  []Seat{South, West, North, East},
 	Start:  chaturajiStart,
 	Pieces: [NumKinds]PieceRule{
@@ -215,11 +215,11 @@ var ChaturangaFR1 = &Preset{
 		apply: func(pr *Preset, _ string) error { withDice(pr, CubeBlankDie, 1); return nil }}},
 }
 
-// ChaturangaFR2 is [004]'s second variant: fr1 with one cube-blank die,
+// ChaturangaFR2 is [French]'s second variant: fr1 with one cube-blank die,
 // no leap, full command, the team left with nothing but rajahs losing, the
 // promotion on enemy starting squares, the lone rajah removed, the free
 // return, and stakes.
-var ChaturangaFR2 = derive(ChaturangaFR1, "chaturanga-fr2", "two teams of partners sitting opposite; one cube-blank die; stakes; strip the enemy team to its rajahs", "[004] variant 2", func(pr *Preset) {
+var ChaturangaFR2 = derive(ChaturangaFR1, "chaturanga-fr2", "two teams of partners sitting opposite; one cube-blank die; stakes; strip the enemy team to its rajahs", "the French Chaturanga sheet, variant 2", func(pr *Preset) {
 	withDice(pr, CubeBlankDie, 1)
 	pr.KingLeap, pr.LeapAttackers = false, 0
 	pr.Team.Command = CommandBoth
@@ -251,7 +251,7 @@ func withRanks(pr *Preset) {
 }
 
 // withDice sets the dice rolled each turn; two-dice turns make pass always
-// legal (RULES.md 5.0).
+// legal (docs/rules.md §5.3).
 func withDice(pr *Preset, d *Die, n int) {
 	pr.Die, pr.Dice = d, n
 	pr.PassAlways = n > 1

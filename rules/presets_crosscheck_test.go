@@ -10,7 +10,7 @@ import (
 )
 
 // newPresets are the presets beyond the default that internal/naive also
-// implements, written from RULES.md alone.
+// implements, written from docs/rules.md alone.
 var newPresets = []string{"chaturaji-ranks", "chaturaji-2dice", "ludii", "chaturanga-2p", "chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian", "chaturanga-fr1", "chaturanga-fr2"}
 
 // TestPresetStartPerftAgainstNaive compares perft from each preset's start
@@ -98,7 +98,7 @@ func mustLookup(t *testing.T, name string) *rules.Preset {
 }
 
 // TestSoldierOnTheRajahsFileNeverPromotes: chaturanga-2p promotes "never on
-// the rajah's file" (RULES.md 5.1), not even to replace a captured rajah while
+// the rajah's file" (docs/rules.md §6), not even to replace a captured rajah while
 // the turn passes. South's rajah takes North's; North's soldier waiting on e1
 // stays a soldier, the clock resets, the turn comes back to South and South
 // has won. Worked out by hand.

@@ -75,7 +75,7 @@ func pickWhere(p *rules.Position, acts []rules.Action, rng *rand.Rand, ok func(*
 	return pick, n > 0
 }
 
-// lastLineSquares lists each seat's last line (RULES.md section 1).
+// lastLineSquares lists each seat's last line (docs/rules.md §1).
 func lastLineSquares(s rules.Seat) []rules.Square {
 	var out []rules.Square
 	for sq := rules.Square(0); sq < 64; sq++ {

@@ -7,7 +7,7 @@ import (
 	"github.com/chaturaji/chaturaji/rules"
 )
 
-// RULES.md section 4: "A position is finished when it has at most one king,
+// docs/rules.md §4: "A position is finished when it has at most one king,
 // only kings, or a clock of 200 or more; a finished position has no
 // actions." The clock end is not checked in the middle of a two-dice turn,
 // but a rolled position at the start of a turn with the clock at 200 or more

@@ -215,7 +215,7 @@ func runRuleCase(t *testing.T, path string, c ruleCase) {
 	}
 }
 
-// checkFinished checks what RULES.md section 4 says of a finished position:
+// checkFinished checks what docs/rules.md §4 says of a finished position:
 // no actions, no roll awaited, perft 0 at any depth above 0.
 func checkFinished(t *testing.T, where string, p *rules.Position) {
 	t.Helper()
@@ -245,7 +245,7 @@ func checkFinished(t *testing.T, where string, p *rules.Position) {
 }
 
 // TestFinishedPositions parses positions that are over for each reason of
-// RULES.md section 4 and checks that they have no actions.
+// docs/rules.md §4 and checks that they have no actions.
 func TestFinishedPositions(t *testing.T) {
 	for _, c := range []struct{ name, pos string }{
 		{"one king left", "8/8/8/8/8/8/bP7/bK7 b - 54,0,0,0 3"},
@@ -324,7 +324,7 @@ func actionStrings(p *rules.Position) []string {
 }
 
 // TestSortActions: SortActions puts actions in the byte order of their
-// notation, moves before pass and retire (RULES.md section 4).
+// notation, moves before pass and retire (docs/rules.md §4).
 func TestSortActions(t *testing.T) {
 	for _, s := range []string{
 		"yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbPbPbP2rPrH/bBbHbEbK2rPrB b 5 0,0,0,0 0",

@@ -95,7 +95,7 @@ func selfPlay(t *testing.T, pr *rules.Preset, n uint64, pol policy) *rules.Game 
 }
 
 // checkSeatInvariants checks one action of a preset where each seat plays
-// for himself (RULES.md 4, 5.1): no piece appears from nowhere, only the
+// for himself (docs/rules.md §4, §6): no piece appears from nowhere, only the
 // mover's pieces move, and the mover scores exactly the points of the enemy
 // pieces that left the board (the 54 raise aside, once the game is over);
 // in king presets nobody scores. Under a command (biruni) the mover is the
@@ -143,7 +143,7 @@ func checkSeatInvariants(t *testing.T, pr *rules.Preset, p, q *rules.Position, a
 	}
 }
 
-// checkTeamInvariants checks what RULES.md 5.0 says of one action of a team
+// checkTeamInvariants checks what docs/rules.md §5 says of one action of a team
 // preset, from the positions before and after it.
 func checkTeamInvariants(t *testing.T, pr *rules.Preset, p, q *rules.Position, a rules.Action) {
 	t.Helper()

@@ -1,6 +1,6 @@
 package rules
 
-// TeamRules are a preset's rules of partnership (RULES.md 5.0): partners sit
+// TeamRules are a preset's rules of partnership (docs/rules.md §5): partners sit
 // opposite, South with North and West with East. The zero value is play each
 // for himself.
 type TeamRules struct {
@@ -103,7 +103,7 @@ func (pr *Preset) Teammates(a, b Seat) bool {
 func (pr *Preset) Throne(s Seat) Square { return pr.thrones[s] }
 
 // Commands reports whether seat c commands its partner's army: its king
-// stands on the partner's throne, having moved there (RULES.md 5.0), or, in
+// stands on the partner's throne, having moved there (docs/rules.md §5), or, in
 // presets where a kingless army plays, the partner has no king and c has.
 func (p *Position) Commands(c Seat) bool {
 	if p.command&(1<<c) != 0 {

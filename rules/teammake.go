@@ -1,6 +1,6 @@
 package rules
 
-// makeTeam is Make for the presets with team rules (RULES.md 5.0): moves of
+// makeTeam is Make for the presets with team rules (docs/rules.md §5): moves of
 // a commanded army, points to the decider, throne bonuses, command, the team
 // boat triumph and the king exchange. u is already reset.
 func (p *Position) makeTeam(a Action, u *Undo) {

@@ -12,7 +12,7 @@ import (
 type Preset struct {
 	Name     string       `json:"name"`           // as rules.Lookup takes it, with any house rules
 	Title    string       `json:"title"`          // one line describing it
-	Source   string       `json:"source"`         // source tags, such as "[000][001]"
+	Source   string       `json:"source"`         // the sources the preset follows, named as docs/rules.md §9 lists them
 	Seats    []SeatInfo   `json:"seats"`          // in seat order, the order of the scores
 	Order    []string     `json:"order"`          // the turn order, by seat name
 	Pieces   []PieceInfo  `json:"pieces"`         // the kinds it uses, pawn first
@@ -70,7 +70,7 @@ type OptionInfo struct {
 	Help   string   `json:"help"`             // what it changes, in a few words
 }
 
-// The default colours of the seats (RULES.md section 1), by colour letter.
+// The default colours of the seats (docs/rules.md §1), by colour letter.
 var colours = map[byte]string{'b': "black", 'y': "yellow", 'g': "green", 'r': "red"}
 
 // roles names the kinds as the engine knows them.

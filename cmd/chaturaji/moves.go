@@ -16,7 +16,7 @@ const movesHelp = `usage: chaturaji moves [--rules NAME] --pos POS
 
 Moves prints every legal action of the seat to act in position POS, one a
 line, sorted in byte order (moves first, then pass and retire). POS is a
-position string of RULES.md section 6, such as the start position:
+position string of docs/rules.md §7, such as the start position:
 
 	yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbPbPbP2rPrH/bBbHbEbK2rPrB b 5 0,0,0,0 0
 

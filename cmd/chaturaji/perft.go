@@ -19,7 +19,7 @@ var perftCommand = &command{
 const perftHelp = `usage: chaturaji perft [--rules NAME] [--pos POS] --depth N [--divide]
 
 Perft counts the leaves of the game tree of position POS (default: the
-preset's start position) to depth N, as RULES.md section 6 defines it: a
+preset's start position) to depth N, as docs/rules.md §8 defines it: a
 position awaiting its roll sums over every distinct roll at the same depth,
 and a finished game counts 0 at any depth above 0.
 

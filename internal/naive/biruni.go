@@ -2,7 +2,7 @@ package naive
 
 import "sort"
 
-// biruni (RULES.md 5.1, [001]): chaturaji-2dice (two cube dice a turn, each
+// biruni (docs/rules.md §6, [encyclopedia]): chaturaji-2dice (two cube dice a turn, each
 // for himself, points, the 54 raise) with the sinhasana: a king that moves
 // onto the throne of the seat opposite its own commands both armies until
 // it leaves that throne or that seat gets a king back. The commander decides

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// chaturanga-fr1 (RULES.md 5.1, [004] variant 1): South and North against
+// chaturanga-fr1 (docs/rules.md §6, [French v1]): South and North against
 // West and East, no dice, no points, no promotion. Soldiers (P) step
 // forward and capture straight or diagonally forward; elephants (B) are
 // alfils; soldiers and elephants never take cavaliers (H), tours (E) or
@@ -22,7 +22,7 @@ import (
 // The extra field: command=, exchange= and turn= as in teams.go, and
 // leaps= as in chaturanga-2p.
 
-// chaturanga-fr2 ([004] variant 2) is fr1 with: one cube-blank die (1 and
+// chaturanga-fr2 ([French v2]) is fr1 with: one cube-blank die (1 and
 // 6 move nothing); no leap; the commander moves either army on both turns;
 // a soldier arriving on an enemy tour's or cavalier's starting square
 // becomes that kind if its army lacks it; a privileged soldier (the army's
@@ -58,7 +58,7 @@ var frStart = [4]map[int]byte{
 // blankAllows reports whether a cube-blank face lets a kind move.
 func blankAllows(face int, kind byte) bool { return face >= 2 && face <= 5 && dieAllows(face, kind) }
 
-// isMajor reports whether a kind is a major piece of [004].
+// isMajor reports whether a kind is a major piece of [French].
 func isMajor(kind byte) bool { return kind == Horse || kind == Elephant || kind == King }
 
 // frCanMove reports whether seat's army can move: it has a rajah, or its

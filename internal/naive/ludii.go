@@ -2,7 +2,7 @@ package naive
 
 import "sort"
 
-// ludii (RULES.md 5.1, with the project's notation decisions): section 4's
+// ludii (docs/rules.md §6, with the project's notation decisions): section 4's
 // setup and pieces, one long die, turns South -> East -> North -> West;
 // boats may take boats; no boat triumph, retire, 54 raise or honourable
 // peace; kingless armies keep moving and every seat takes its turn, even

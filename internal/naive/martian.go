@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// martian (RULES.md 5.1, [003]): South and North against West and East.
+// martian (docs/rules.md §6, [Martian]): South and North against West and East.
 // Pieces: M monarch (a queen), P paladin (knight or bishop), R raven (rook,
 // or exactly two squares diagonally, jumping), S squire (a chess pawn with
 // its double first step, no en passant), in the right-hand corners. Before

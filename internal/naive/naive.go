@@ -1,11 +1,11 @@
 // Package naive is a deliberately simple reference implementation of
-// Chaturaji rules, written from RULES.md only. It exists to cross-check the
+// Chaturaji rules, written from docs/rules.md only. It exists to cross-check the
 // fast engine in tests: it favours plain, obviously correct code over speed
 // (a [64] array of squares, explicit direction walks, no bitboards, no
 // precomputed tables).
 //
-// It knows five presets (see presets.go): the default "chaturaji" (RULES.md
-// sections 1-4 and 6), "chaturaji-ranks", "chaturaji-2dice", "ludii" and
+// It knows five presets (see presets.go): the default "chaturaji" (docs/rules.md
+// §1-§4 and §7), "chaturaji-ranks", "chaturaji-2dice", "ludii" and
 // "chaturanga-2p". Parse, Start and the Position fields Board, Seat, Die,
 // Scores and Clock keep their meaning for the default preset.
 package naive

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// conformancePath is the shared conformance data, computed by an independent
-// implementation of RULES.md.
-const conformancePath = "/work/shared/conformance/chaturaji.jsonl"
+// conformancePath is the conformance data of package rules, computed by an
+// independent implementation of docs/rules.md.
+const conformancePath = "../../rules/testdata/conformance/chaturaji.jsonl"
 
 type conformanceLine struct {
 	Pos     string            `json:"pos"`
@@ -148,7 +148,7 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
-// TestStartPerft checks the start-position perft values of RULES.md section 6
+// TestStartPerft checks the start-position perft values of docs/rules.md §8
 // (depth 6 takes about 2 s).
 func TestStartPerft(t *testing.T) {
 	want := []uint64{1, 10, 100, 1000, 10000, 114900, 1322030}
@@ -183,7 +183,7 @@ func TestApplyRejects(t *testing.T) {
 }
 
 // TestRulesByHand checks single rule points on small hand-made positions; the
-// expected results were worked out from RULES.md section 4, not from the code.
+// expected results were worked out from docs/rules.md §4, not from the code.
 func TestRulesByHand(t *testing.T) {
 	cases := []struct {
 		name, pos, action, want string

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Notation (RULES.md section 6).
+// Notation (docs/rules.md §7).
 
 // Parse reads a position string of the default preset; see ParseRules.
 func Parse(s string) (*Position, error) { return ParseRules(Chaturaji, s) }

@@ -7,7 +7,7 @@ import (
 
 // Preset names, as ParseRules and StartOf take them.
 const (
-	Chaturaji         = "chaturaji"          // RULES.md section 4
+	Chaturaji         = "chaturaji"          // docs/rules.md §4
 	ChaturajiRanks    = "chaturaji-ranks"    // pawns and boats never take horses, elephants, kings
 	Chaturaji2Dice    = "chaturaji-2dice"    // two cube dice a turn (twodice.go)
 	Ludii             = "ludii"              // Ludii's Chaturaji (ludii.go)

@@ -25,7 +25,7 @@ func TestPresetStartPerft(t *testing.T) {
 		want  []uint64 // depth 1, 2, ...
 		slow  int      // depths from this one on are skipped with -short (0: none)
 	}{
-		// RULES.md section 6.
+		// docs/rules.md §7.
 		{Chaturaji, []uint64{10, 100, 1000, 10000, 114900}, 0},
 		// No seat touches another in the first round, so depths 1-4 are
 		// chaturaji's. Depth 5 is chaturaji's 114900 less the captures of a
@@ -229,7 +229,7 @@ type step struct {
 }
 
 // presetCase is a hand-made position with a sequence of actions; the
-// expected results were worked out from RULES.md and the preset decisions,
+// expected results were worked out from docs/rules.md and the preset decisions,
 // not from the code.
 type presetCase struct {
 	name  string

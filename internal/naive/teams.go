@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// chaturaji-teams and chaturaji-diceless (RULES.md 5.0 and 5.1): South and
+// chaturaji-teams and chaturaji-diceless (docs/rules.md §5 and §6): South and
 // North play against West and East. Partners' pieces cannot be taken. A
 // king that moves onto its partner's throne commands both armies until it
 // leaves the throne or the partner gets a king back; the commander decides

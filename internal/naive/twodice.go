@@ -2,7 +2,7 @@ package naive
 
 import "sort"
 
-// chaturaji-2dice (RULES.md 5.0 "Two-dice turns" and 5.1): chaturaji with
+// chaturaji-2dice (docs/rules.md §5.3 and §6.1): chaturaji with
 // two cube dice a turn. While a die remains the same seat acts again, with
 // no turn passing and no waiting promotions in between.
 

@@ -2,7 +2,7 @@ package naive
 
 import "sort"
 
-// chaturanga-2p (RULES.md 5.0 king presets and 5.1, with the project's
+// chaturanga-2p (docs/rules.md §5.1 king presets and §6.10, with the project's
 // notation decisions): South (b) against North (g), diceless, no points.
 // Soldiers (P) step forward to an empty square and capture straight or
 // diagonally forward; tours (E) are rooks, cavaliers (H) knights, elephants

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// winther (RULES.md 5.1, [002]): South and North against West and East,
+// winther (docs/rules.md §6, [Winther]): South and North against West and East,
 // two long dice a turn, no points; partners' kings cannot be taken, their
 // other pieces can; boats may take boats; no triumph. A pawn on its last
 // line always becomes the kind its square names (a second king too). A
