@@ -4,7 +4,8 @@
 // not have, under /web/:
 //
 //	GET  /web/presets        every preset: seats, pieces, dice, thrones, start
-//	GET  /web/rules/{name}   one preset (house rules allowed) with its rules text
+//	GET  /web/rules/{name}   one preset (house rules allowed) with its rules text,
+//	                         in Markdown and in HTML (rendered by goldmark)
 //	GET  /web/players        the seat menus' choices, each with how it plays
 //	POST /web/analyze        the strong bot's best action, line and expected scores
 //	POST /web/verify         check a game record's dice against its revealed seed

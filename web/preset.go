@@ -22,6 +22,7 @@ type Preset struct {
 	Start    string       `json:"start"`          // the start position, in notation
 	Options  []OptionInfo `json:"options"`        // the house rules it accepts; empty, not null, if none
 	Text     string       `json:"text,omitempty"` // the rules in Markdown (GET /web/rules/{name} only)
+	HTML     string       `json:"html,omitempty"` // the same rules in HTML, rendered by the server (GET /web/rules/{name} only)
 
 	// Partners: two teams of partners sitting opposite, who win or lose
 	// together (team scores are the partners' sum).
@@ -159,7 +160,9 @@ func (s *site) handlePresets(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleRules is GET /web/rules/{name}: one preset, which may carry house
-// rules ("chaturaji+clock=100"), with its complete rules text.
+// rules ("chaturaji+clock=100"), with its complete rules text, in Markdown
+// and in HTML. The presets as they come were rendered at start; one with
+// house rules, whose text differs, is rendered now.
 func (s *site) handleRules(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	if len(name) > 200 {
@@ -171,7 +174,13 @@ func (s *site) handleRules(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotFound, "%v", err)
 		return
 	}
-	p := describePreset(pr)
-	p.Text = pr.Explain()
+	p := s.rules[pr.Name]
+	if p == nil {
+		if p, err = explainPreset(pr); err != nil {
+			s.opts.Logger.Error("rules", "name", pr.Name, "err", err)
+			fail(w, http.StatusInternalServerError, "the rules could not be rendered")
+			return
+		}
+	}
 	writeJSON(w, http.StatusOK, p)
 }

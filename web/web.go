@@ -65,8 +65,9 @@ func (o Options) withDefaults() Options {
 // site serves the pages, the static files and the /web/ endpoints.
 type site struct {
 	opts     Options
-	files    map[string]*file // by path under static/, such as "js/board.js"
-	analysts chan *analyst    // the idle analysts; a request takes one
+	files    map[string]*file   // by path under static/, such as "js/board.js"
+	rules    map[string]*Preset // every preset without house rules, its rules rendered, by name
+	analysts chan *analyst      // the idle analysts; a request takes one
 }
 
 // file is an embedded file with its type and a strong ETag.
@@ -81,7 +82,7 @@ type file struct {
 // /replay/{id}, /rules and /rules/{name}, the static files under /static/,
 // and the JSON endpoints under /web/.
 func Handler(opts Options) http.Handler {
-	s := &site{opts: opts.withDefaults(), files: loadFiles()}
+	s := &site{opts: opts.withDefaults(), files: loadFiles(), rules: renderPresets()}
 	s.analysts = make(chan *analyst, s.opts.AnalyzeWorkers)
 	for range s.opts.AnalyzeWorkers {
 		s.analysts <- &analyst{}

@@ -9,7 +9,8 @@
  * @typedef {{name: string, values?: string[], help: string}} OptionDef
  * @typedef {{name: string, title: string, source: string, seats: SeatDef[], order: string[],
  *   pieces: PieceDef[], dice: DiceDef|null, goal: string, kingless: boolean, start: string,
- *   options: OptionDef[], text?: string, partners: boolean, frozen: string, roll_off: boolean}} Preset
+ *   options: OptionDef[], text?: string, html?: string, partners: boolean, frozen: string, roll_off: boolean}} Preset
+ *   text: the rules in Markdown; html: the same, rendered by the server;
  *   partners: two teams, each seat with the seat opposite; frozen: when an
  *   army is frozen ("kingless", "team", "throne", "never", see web.Preset);
  *   roll_off: the first roll, with no seat, says which team starts
@@ -88,7 +89,8 @@ export async function request(method, path, body, opts = {}) {
 const presetCache = new Map();
 
 /**
- * preset returns a preset (house rules allowed) with its rules text.
+ * preset returns a preset (house rules allowed) with its rules text, in
+ * Markdown and in HTML.
  * @param {string} name
  * @returns {Promise<Preset>}
  */

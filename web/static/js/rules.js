@@ -1,10 +1,10 @@
 // @ts-check
 // The rules page: a preset's complete rules, as the engine itself writes
-// them (Preset.Explain), beside a diagram of its start position.
+// them (Preset.Explain) and the server renders them in HTML, beside a
+// diagram of its start position.
 
 import * as api from './api.js';
 import { h, byId, replace } from './dom.js';
-import { render } from './markdown.js';
 import { Board } from './board.js';
 import { armyBadge, armies, paint } from './pieces.js';
 import { parsePosition } from './position.js';
@@ -19,8 +19,9 @@ async function main() {
   }
   document.title = `${pr.name} · Rules · Chaturaji`;
   paint(pr);
-  const text = byId('rules-text');
-  text.replaceChildren(render(pr.text || ''));
+  // The server renders the engine's own text with goldmark, which leaves
+  // out any raw HTML: the markup is the server's, never a user's.
+  byId('rules-text').innerHTML = pr.html || '';
   const board = h('div', { class: 'board-host' });
   replace(byId('start-board'), h('h2', { class: 'panel-title' }, 'Start position'), board, h('p', { class: 'small muted' }, 'Dashed squares with a crown are the thrones, where the kings start.'));
   new Board(board, pr).render({ pos: parsePosition(pr.start) });
