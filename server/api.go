@@ -241,7 +241,7 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.metrics.latency.observe(time.Since(start))
+	s.metrics.latency.Observe(time.Since(start).Seconds())
 	writeJSON(w, http.StatusOK, l.state.Load())
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/rules"
@@ -18,7 +19,8 @@ import (
 type bot struct {
 	mu     sync.Mutex
 	player ai.Player
-	quick  bool // it chooses at once, without searching: it needs no worker slot
+	quick  bool   // it chooses at once, without searching: it needs no worker slot
+	label  string // its kind or level, for the metrics (botLabel)
 }
 
 // quickBot reports whether an ai.New spec names a player that does not
@@ -53,7 +55,7 @@ func (l *live) botFor(i int, spec string) (*bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.bots[i] = &bot{player: p, quick: quickBot(spec)}
+	l.bots[i] = &bot{player: p, quick: quickBot(spec), label: botLabel(spec)}
 	return l.bots[i], nil
 }
 
@@ -90,7 +92,7 @@ func (l *live) think() {
 	b, err := l.botFor(i, spec)
 	if err != nil {
 		l.srv.log.Error("making bot; a random player stands in", "game", l.id, "seat", seat.String(), "spec", spec, "err", err)
-		b = &bot{player: ai.NewRandom(rand.Uint64()), quick: true}
+		b = &bot{player: ai.NewRandom(rand.Uint64()), quick: true, label: "random"}
 		l.bots[i] = b
 	}
 	ctx, cancel := context.WithCancel(l.srv.ctx)
@@ -119,13 +121,16 @@ func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position,
 			return
 		}
 	}
+	t0 := time.Now()
 	a, err := b.choose(ctx, p, ai.Budget{Time: s.cfg.BotTime})
+	took := time.Since(t0)
 	if !b.quick {
 		<-s.botSlots
 	}
 	if ctx.Err() != nil {
 		return
 	}
+	s.metrics.decided(b.label, took)
 	if err != nil || !p.IsLegal(a) {
 		s.log.Error("bot failed; playing a random action", "game", l.id, "seat", seat.String(), "err", err)
 		var buf [rules.MaxActions]rules.Action
@@ -141,7 +146,7 @@ func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position,
 		}
 		l.cancelBot()
 		if err := l.play(seat, a, ByBot); err == nil {
-			s.metrics.botMoves.Add(1)
+			s.metrics.botMoves.Inc()
 		}
 	})
 }

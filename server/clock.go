@@ -129,7 +129,10 @@ func (l *live) takeOver(i int, reason string, now time.Time) {
 	l.srv.log.Info("bot takes seat", "game", l.id, "seat", seat.String(), "bot", player, "reason", reason)
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if err := l.srv.store.UpdateSeat(ctx, l.id, i, l.info.Seats[i]); err != nil {
+	t0 := time.Now()
+	err := l.srv.store.UpdateSeat(ctx, l.id, i, l.info.Seats[i])
+	l.srv.metrics.committed(opSeat, t0)
+	if err != nil {
 		// The seat event is saved, and it is what a reload goes by.
 		l.srv.log.Error("updating seat", "game", l.id, "seat", seat.String(), "err", err)
 	}

@@ -311,7 +311,7 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 	l.describe(e, now)
 	err := l.commit(l.advance([]*Event{e}, now))
 	if err == nil {
-		l.srv.metrics.actions.Add(1)
+		l.srv.metrics.actions.Inc()
 	}
 	return err
 }
@@ -336,7 +336,7 @@ func (l *live) commit(evs []*Event) error {
 	defer cancel()
 	t0 := time.Now()
 	err := l.srv.store.AppendEvents(ctx, l.id, l.seq, recs)
-	l.srv.metrics.appendTime.observe(time.Since(t0))
+	l.srv.metrics.committed(opAppend, t0)
 	if err != nil {
 		l.srv.log.Error("saving events", "game", l.id, "after", l.seq, "err", err)
 		l.reload()
@@ -345,7 +345,7 @@ func (l *live) commit(evs []*Event) error {
 	last := evs[len(evs)-1]
 	l.seq, l.last, l.updated = last.Seq, last, last.At
 	l.retryAt = time.Time{}
-	l.srv.metrics.events.Add(int64(len(evs)))
+	l.srv.metrics.events.Add(float64(len(evs)))
 	if last.Kind == KindEnd {
 		l.finish()
 	} else {
@@ -361,7 +361,10 @@ func (l *live) commit(evs []*Event) error {
 func (l *live) finish() {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if err := l.srv.store.Finish(ctx, l.id, l.last.Result); err != nil {
+	t0 := time.Now()
+	err := l.srv.store.Finish(ctx, l.id, l.last.Result)
+	l.srv.metrics.committed(opFinish, t0)
+	if err != nil {
 		l.srv.log.Error("finishing game", "game", l.id, "err", err)
 	}
 	l.over = true

@@ -376,7 +376,7 @@ func TestPages(t *testing.T) {
 		{"/metrics", "chaturaji_ws_connections 1\n"},
 		{"/metrics", `chaturaji_action_latency_seconds_bucket{le="+Inf"} 1`},
 		{"/metrics", "process_resident_memory_bytes "},
-		{"/metrics", "go_memory_total_bytes "},
+		{"/metrics", "go_memory_classes_total_bytes "},
 	} {
 		status, body := ts.request("GET", c.path, "", "")
 		if status != http.StatusOK || !strings.Contains(string(body), c.want) {

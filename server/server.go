@@ -137,7 +137,7 @@ func (s *Server) start(l *live) bool {
 	s.games[l.id] = l
 	s.wg.Add(1)
 	s.mu.Unlock()
-	s.metrics.gamesLive.Add(1)
+	s.metrics.gamesLive.Inc()
 	go func() {
 		defer s.wg.Done()
 		l.run()
@@ -157,7 +157,7 @@ func (s *Server) startNew(l *live) {
 		close(l.quit)
 	}
 	s.mu.Unlock()
-	s.metrics.gamesLive.Add(1)
+	s.metrics.gamesLive.Inc()
 	go func() {
 		defer s.wg.Done()
 		l.run()
@@ -171,7 +171,7 @@ func (s *Server) remove(l *live) {
 		delete(s.games, l.id)
 	}
 	s.mu.Unlock()
-	s.metrics.gamesLive.Add(-1)
+	s.metrics.gamesLive.Dec()
 }
 
 // lookup returns the live game with the given id, or if it is not live, its
@@ -321,13 +321,16 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 		info.Seats = append(info.Seats, seat)
 		c.Seats = append(c.Seats, cs)
 	}
-	if err := s.store.CreateGame(ctx, info); err != nil {
+	t0 := time.Now()
+	err = s.store.CreateGame(ctx, info)
+	s.metrics.committed(opCreate, t0)
+	if err != nil {
 		s.log.Error("creating game", "game", info.ID, "err", err)
 		return nil, Errorf(EUNAVAILABLE, "the game could not be saved, so it was not created; try again")
 	}
 	l := newLive(s, &replayed{info: cloneGame(info), table: table, game: rules.NewGame(pr, seed)})
 	s.startNew(l)
-	s.metrics.gamesTotal.Add(1)
+	s.metrics.gamesTotal.Inc()
 	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", ng.Seats)
 	l.call(ctx, func() {}) // the loop has saved the start and the first roll
 	return c, nil

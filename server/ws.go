@@ -100,8 +100,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(s.cfg.MaxMessage * hardLimitFactor)
-	s.metrics.wsConns.Add(1)
-	defer s.metrics.wsConns.Add(-1)
+	s.metrics.wsConns.Inc()
+	defer s.metrics.wsConns.Dec()
 	c := &wsConn{srv: s, conn: conn, id: id, pr: pr, live: l, seat: seat}
 	c.serve(r.Context(), after)
 }
@@ -315,7 +315,7 @@ func (c *wsConn) handle(ctx context.Context, data []byte) {
 		c.sendError(ctx, err, m.Action)
 		return
 	}
-	c.srv.metrics.latency.observe(time.Since(start))
+	c.srv.metrics.latency.Observe(time.Since(start).Seconds())
 }
 
 // ping keeps the connection alive and notices a dead peer.

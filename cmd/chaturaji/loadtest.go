@@ -276,7 +276,7 @@ func (m *memoryPeak) scrape(ctx context.Context, lt *loadTest) {
 		switch name {
 		case "process_resident_memory_bytes":
 			m.rss = max(m.rss, int64(v))
-		case "go_memory_total_bytes":
+		case "go_memory_classes_total_bytes":
 			m.goMem = max(m.goMem, int64(v))
 		case "chaturaji_store_append_seconds_count":
 			m.commits = int64(v)
