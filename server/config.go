@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/netip"
 	"runtime"
 	"time"
 )
@@ -37,14 +38,32 @@ type Config struct {
 	// keeps going over it is closed.
 	MessageRate  float64
 	MessageBurst int // the bucket's size, in messages
-	// RequestRate and RequestBurst are the token bucket of each client
-	// address's HTTP requests, WebSocket upgrades included (default 100/s,
-	// burst 400).
+	// RequestRate and RequestBurst are the token bucket of each client's
+	// HTTP requests, pages, static files, /healthz, /metrics and WebSocket
+	// upgrades included, all but the costly ones (default 100/s, burst 400).
 	RequestRate  float64
 	RequestBurst int // the bucket's size, in requests
+	// CostlyRate and CostlyBurst are the token bucket of each client's
+	// costly requests, those that cost real CPU or a scan of the database:
+	// creating a game (its bots search), exporting records, analysing a
+	// position, verifying a record (default 1/s, burst 20).
+	CostlyRate  float64
+	CostlyBurst int // the bucket's size, in requests
+	// MaxClients caps the clients whose budgets are kept at once (default
+	// 100000, some 40 MB); past it the one seen least recently is
+	// forgotten. A client idle long enough for its buckets to fill up again
+	// is forgotten too: a new bucket is as full.
+	MaxClients int
+	// TrustedProxies are the reverse proxies (CIDR prefixes) whose
+	// X-Forwarded-For is believed: a request from one of them counts
+	// against the budget of the right-most address of that header that is
+	// not itself a trusted proxy. From any other peer the header is
+	// ignored. Clients are told apart by IPv4 address and by IPv6 /64
+	// network, which one subscriber usually holds whole.
+	TrustedProxies []netip.Prefix
 
-	// MaxConnsPerAddr caps the WebSockets open at once from one client
-	// address (default 1000).
+	// MaxConnsPerAddr caps the WebSockets open at once from one client, as
+	// the budgets tell clients apart (default 1000).
 	MaxConnsPerAddr int
 
 	// PingInterval is how often a WebSocket is pinged (default 20s);
@@ -80,6 +99,8 @@ func (c Config) withDefaults() Config {
 	defInt(&c.BotWorkers, runtime.NumCPU())
 	defInt(&c.MessageBurst, 100)
 	defInt(&c.RequestBurst, 400)
+	defInt(&c.CostlyBurst, 20)
+	defInt(&c.MaxClients, 100000)
 	defInt(&c.Buffer, 256)
 	defInt(&c.MaxConnsPerAddr, 1000)
 	defInt(&c.MaxLiveGames, 10000)
@@ -95,6 +116,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RequestRate <= 0 {
 		c.RequestRate = 100
+	}
+	if c.CostlyRate <= 0 {
+		c.CostlyRate = 1
 	}
 	return c
 }

@@ -14,6 +14,12 @@
 //	...
 //	srv.Shutdown(ctx)
 //
+// Site serves the API with another handler beside it (package web's client,
+// in `chaturaji serve`); Handler and Site put every request through one
+// front door, where the per-client limits of Config apply (limit.go,
+// client.go) and the metrics count it (metrics.go, exposed at /metrics with
+// github.com/prometheus/client_golang).
+//
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, ECONFLICT, ETOOLARGE, ETOOMANY,
 // EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in

@@ -32,6 +32,8 @@ func testConfig() server.Config {
 		MessageBurst: 1000,
 		RequestRate:  10000,
 		RequestBurst: 10000,
+		CostlyRate:   10000,
+		CostlyBurst:  10000,
 		MinTime:      10 * time.Millisecond,
 		PingInterval: 5 * time.Second,
 	}

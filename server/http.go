@@ -6,44 +6,115 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // Handler returns the server's HTTP handler: the API under /api/, the
-// WebSockets, /healthz and /metrics. The web client (package web) serves
-// the pages beside it.
+// WebSockets, /healthz and /metrics, behind the front door (see Site).
 //
-// Every request to /api/ is rate-limited by client address. Requests that
-// change anything (POST) must be application/json, and browsers' cross-origin
-// requests are refused unless their origin is allowed (Config.Origins):
-// http.CrossOriginProtection looks at Sec-Fetch-Site and Origin. Reads are
-// open to any origin (CORS "*"): they show nothing secret.
+// Requests that change anything (POST) must be application/json, and
+// browsers' cross-origin requests are refused unless their origin is
+// allowed (Config.Origins): http.CrossOriginProtection looks at
+// Sec-Fetch-Site and Origin. Reads are open to any origin (CORS "*"): they
+// show nothing secret.
 func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", s.handleHealth)
-	mux.Handle("GET /metrics", s.metrics.handler())
-	mux.HandleFunc("POST /api/games", s.handleCreate)
-	mux.HandleFunc("GET /api/games", s.handleList)
-	mux.HandleFunc("GET /api/games/{id}", s.handleGame)
-	mux.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
-	mux.HandleFunc("GET /api/records", s.handleRecords)
-	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
-	mux.HandleFunc("POST /api/games/{id}/actions", s.handleAction)
-	mux.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
-	mux.HandleFunc("OPTIONS /api/", s.handlePreflight)
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, Errorf(ENOTFOUND, "no endpoint %s %s", r.Method, r.URL.Path))
-	})
-	return s.guard(mux)
+	return s.Site(nil, nil)
 }
 
-// guard wraps the API in its protections: panics become EINTERNAL, each
-// client address has a request budget, cross-origin browser writes are
-// refused, and reads carry CORS headers.
+// RouteFunc tells, before a request is served, the pattern of the route
+// that will serve it (such as "POST /web/analyze", as http.ServeMux
+// patterns read) and what that route costs.
+type RouteFunc func(r *http.Request) (pattern string, class Class)
+
+// Site returns the handler of a whole site: the server's API at /api/,
+// /healthz and /metrics, and other (such as package web's client) at every
+// other path; with other nil, those are not found.
+//
+// Every request passes the front door first, the one place where the
+// limits apply. It finds the request's client (its peer's address or,
+// from a trusted proxy, the address X-Forwarded-For gives: see
+// Config.TrustedProxies), the route that will serve it and that route's
+// class (the API's own; other's from route, every one General if route is
+// nil), takes a token from the client's budget for the class or refuses
+// the request with ETOOMANY, and counts and times the request in the
+// metrics by route and status code.
+func (s *Server) Site(other http.Handler, route RouteFunc) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/api/", s.api)
+	mux.Handle("/healthz", s.api)
+	mux.Handle("/metrics", s.api)
+	if other != nil {
+		mux.Handle("/", other)
+	}
+	find := func(r *http.Request) (string, Class) {
+		if _, p := mux.Handler(r); p == "/" {
+			if route == nil {
+				return p, General
+			}
+			return route(r)
+		}
+		_, p := s.apiMux.Handler(r)
+		return p, s.classes[p]
+	}
+	return s.front(mux, find)
+}
+
+// front is the front door of Site.
+func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
+	limited := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ri := infoOf(r)
+		if ok, wait := s.budgets.allow(ri.client, ri.class, time.Now()); !ok {
+			b := s.budgets.classes[ri.class]
+			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+			s.fail(w, r, Errorf(ETOOMANY, "too many %s requests from your address: the limit is %g a second, %d at once; try again in %v",
+				ri.class, float64(b.rate), b.burst, max(wait, time.Second).Round(time.Second)))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+	counted := s.metrics.instrument(limited)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pattern, class := route(r)
+		if pattern == "" {
+			pattern = "unmatched" // a redirect to a cleaned path, or not found
+		}
+		counted.ServeHTTP(w, withInfo(r, &requestInfo{client: clientOf(r, s.cfg.TrustedProxies), route: pattern, class: class}))
+	})
+}
+
+// routes builds the API's mux, with each route's class.
+func (s *Server) routes() {
+	mux := http.NewServeMux()
+	s.classes = make(map[string]Class)
+	handle := func(pattern string, class Class, h http.Handler) {
+		mux.Handle(pattern, h)
+		s.classes[pattern] = class
+	}
+	handle("GET /healthz", General, http.HandlerFunc(s.handleHealth))
+	handle("GET /metrics", General, s.metrics.handler())
+	handle("POST /api/games", Costly, http.HandlerFunc(s.handleCreate)) // its bots may search until it ends
+	handle("GET /api/games", General, http.HandlerFunc(s.handleList))
+	handle("GET /api/games/{id}", General, http.HandlerFunc(s.handleGame))
+	handle("GET /api/games/{id}/record", General, http.HandlerFunc(s.handleRecord))
+	handle("GET /api/records", Costly, http.HandlerFunc(s.handleRecords)) // replays up to 500 games
+	handle("GET /api/games/{id}/events", General, http.HandlerFunc(s.handleEvents))
+	handle("POST /api/games/{id}/actions", General, http.HandlerFunc(s.handleAction))
+	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
+	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
+	handle("/api/", General, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, Errorf(ENOTFOUND, "no endpoint %s %s", r.Method, r.URL.Path))
+	}))
+	s.apiMux, s.api = mux, s.guard(mux)
+}
+
+// guard wraps the API in its protections: panics become EINTERNAL,
+// cross-origin browser writes are refused, and reads carry CORS headers.
 func (s *Server) guard(next http.Handler) http.Handler {
 	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -57,14 +128,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			}
 		}()
 		if strings.HasPrefix(r.URL.Path, "/api/") {
-			if !s.requests.allow(r, start) {
-				s.fail(w, r, Errorf(ETOOMANY, "too many requests from your address: the limit is %g a second", s.cfg.RequestRate))
-				return
-			}
 			s.cors(w, r)
 		}
 		next.ServeHTTP(w, r)
-		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "took", time.Since(start))
+		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "client", infoOf(r).client, "took", time.Since(start))
 	})
 	if s.cop != nil {
 		h = s.cop.Handler(h)
@@ -158,7 +225,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Debug("request refused", "method", r.Method, "path", r.URL.Path, "code", code, "err", ErrorMessage(err))
 	}
 	s.metrics.reject(code)
-	if code == ETOOMANY {
+	if code == ETOOMANY && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
 	writeJSON(w, StatusCode(code), errorBody{&Error{Code: code, Message: ErrorMessage(err)}})

@@ -1,112 +1,159 @@
 package server
 
 import (
-	"net"
-	"net/http"
+	"container/list"
+	"math"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
-// bucket is a token bucket: it holds up to burst tokens, refills at rate
-// tokens a second, and each message or request takes one.
-type bucket struct {
-	tokens float64
-	last   time.Time
+// Class is what a request costs the server. Each client has a budget for
+// each class, a token bucket (golang.org/x/time/rate) that every request of
+// the class draws one token from.
+type Class int
+
+const (
+	// General is every request but the costly ones: the API's reads and
+	// actions, WebSocket upgrades, pages, static files, /healthz and
+	// /metrics (Config.RequestRate and RequestBurst).
+	General Class = iota
+	// Costly is a request that costs real CPU or a scan of the database,
+	// such as creating a game (its bots search) or analysing a position
+	// (Config.CostlyRate and CostlyBurst).
+	Costly
+	numClasses
+)
+
+// String names the class, as the errors and metrics do.
+func (c Class) String() string {
+	if c == Costly {
+		return "costly"
+	}
+	return "general"
 }
 
-// allow takes a token if there is one.
-func (b *bucket) allow(now time.Time, rate float64, burst int) bool {
-	if b.last.IsZero() {
-		b.tokens = float64(burst)
-	} else {
-		b.tokens += now.Sub(b.last).Seconds() * rate
-		if b.tokens > float64(burst) {
-			b.tokens = float64(burst)
-		}
-	}
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
-
-// addrLimiter keeps a token bucket for each client address.
-type addrLimiter struct {
-	rate  float64
+// budget is one class's rate and burst.
+type budget struct {
+	rate  rate.Limit
 	burst int
-	mu    sync.Mutex
-	addrs map[string]*bucket
 }
 
-func newAddrLimiter(rate float64, burst int) *addrLimiter {
-	return &addrLimiter{rate: rate, burst: burst, addrs: make(map[string]*bucket)}
+// budgets keeps each client's token buckets, for at most max clients: the
+// one seen least recently is forgotten to make room for a new one, and
+// sweep forgets those idle long enough for their buckets to be full again
+// (a new bucket would allow as much). So a flood of addresses costs at
+// most max entries.
+type budgets struct {
+	classes [numClasses]budget
+	max     int
+	refill  time.Duration // the longest time an empty bucket takes to fill
+
+	mu      sync.Mutex
+	clients map[client]*list.Element // of *clientBudget
+	recent  list.List                // of *clientBudget, the most recently seen first
 }
 
-// clientAddr returns the address a request comes from, without its port.
-func clientAddr(r *http.Request) string {
-	addr, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+// clientBudget is one client's buckets.
+type clientBudget struct {
+	client  client
+	buckets [numClasses]*rate.Limiter
+	seen    time.Time
+}
+
+func newBudgets(cfg Config) *budgets {
+	b := &budgets{max: cfg.MaxClients, clients: make(map[client]*list.Element)}
+	b.classes[General] = budget{rate.Limit(cfg.RequestRate), cfg.RequestBurst}
+	b.classes[Costly] = budget{rate.Limit(cfg.CostlyRate), cfg.CostlyBurst}
+	for _, c := range b.classes {
+		b.refill = max(b.refill, time.Duration(float64(c.burst)/float64(c.rate)*float64(time.Second)))
 	}
-	return addr
+	return b
 }
 
-// allow takes a token from the bucket of the request's client address.
-func (l *addrLimiter) allow(r *http.Request, now time.Time) bool {
-	addr := clientAddr(r)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.addrs[addr]
-	if b == nil {
-		b = new(bucket)
-		l.addrs[addr] = b
-	}
-	return b.allow(now, l.rate, l.burst)
-}
-
-// sweep forgets the buckets that have been full for a while: they would
-// allow as much as new ones.
-func (l *addrLimiter) sweep(now time.Time) {
-	full := time.Duration(float64(l.burst)/l.rate*float64(time.Second)) + time.Minute
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for a, b := range l.addrs {
-		if now.Sub(b.last) > full {
-			delete(l.addrs, a)
+// allow takes a token from the client's bucket of the class. If there is
+// none it returns false and how long until there is one.
+func (b *budgets) allow(c client, class Class, now time.Time) (bool, time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var cb *clientBudget
+	if e := b.clients[c]; e != nil {
+		b.recent.MoveToFront(e)
+		cb = e.Value.(*clientBudget)
+	} else {
+		if len(b.clients) >= b.max {
+			oldest := b.recent.Back()
+			delete(b.clients, oldest.Value.(*clientBudget).client)
+			b.recent.Remove(oldest)
 		}
+		cb = &clientBudget{client: c}
+		b.clients[c] = b.recent.PushFront(cb)
+	}
+	cb.seen = now
+	lim := cb.buckets[class]
+	if lim == nil {
+		lim = rate.NewLimiter(b.classes[class].rate, b.classes[class].burst)
+		cb.buckets[class] = lim
+	}
+	if lim.AllowN(now, 1) {
+		return true, 0
+	}
+	wait := (1 - lim.TokensAt(now)) / float64(lim.Limit())
+	return false, time.Duration(math.Ceil(wait * float64(time.Second)))
+}
+
+// sweep forgets the clients not seen for long enough that their buckets
+// are full again.
+func (b *budgets) sweep(now time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for e := b.recent.Back(); e != nil; e = b.recent.Back() {
+		cb := e.Value.(*clientBudget)
+		if now.Sub(cb.seen) < b.refill {
+			return
+		}
+		delete(b.clients, cb.client)
+		b.recent.Remove(e)
 	}
 }
 
-// connCounter counts the WebSockets open from each client address, so
-// that no one address can hold more than its share of the server.
+// len returns how many clients are kept.
+func (b *budgets) len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.clients)
+}
+
+// connCounter counts the WebSockets open from each client, so that no
+// one client can hold more than its share of the server. It holds an
+// entry only while a connection is open.
 type connCounter struct {
-	max   int
-	mu    sync.Mutex
-	addrs map[string]int
+	max     int
+	mu      sync.Mutex
+	clients map[client]int
 }
 
 func newConnCounter(max int) *connCounter {
-	return &connCounter{max: max, addrs: make(map[string]int)}
+	return &connCounter{max: max, clients: make(map[client]int)}
 }
 
-// open counts one more connection from addr, if it is under the limit.
-func (c *connCounter) open(addr string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.addrs[addr] >= c.max {
+// open counts one more connection from c, if it is under the limit.
+func (cc *connCounter) open(c client) bool {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.clients[c] >= cc.max {
 		return false
 	}
-	c.addrs[addr]++
+	cc.clients[c]++
 	return true
 }
 
-// close counts a connection from addr gone.
-func (c *connCounter) close(addr string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.addrs[addr]--; c.addrs[addr] <= 0 {
-		delete(c.addrs, addr)
+// close counts a connection from c gone.
+func (cc *connCounter) close(c client) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.clients[c]--; cc.clients[c] <= 0 {
+		delete(cc.clients, c)
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -33,6 +34,8 @@ type metrics struct {
 	commitTime *prometheus.HistogramVec // one write to the store, by operation
 	rejected   *prometheus.CounterVec   // refused requests and messages, by code
 
+	requests     *prometheus.CounterVec   // HTTP requests, by route and status code
+	requestTime  *prometheus.HistogramVec // their durations, WebSockets left out
 	botDecisions *prometheus.CounterVec   // bot decisions, by bot
 	botTime      *prometheus.HistogramVec // their durations, by bot
 }
@@ -78,6 +81,10 @@ func newMetrics() *metrics {
 			"One write to the store, by operation: create (a game), append (events), seat (a seat's player), finish (a game).", "op"),
 		rejected: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_rejected_total",
 			Help: "Requests and messages refused, by error code."}, []string{"code"}),
+		requests: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_http_requests_total",
+			Help: "HTTP requests answered, by route (the pattern that served it) and status code."}, []string{"route", "code"}),
+		requestTime: histogramVec("chaturaji_http_request_duration_seconds",
+			"HTTP requests from their arrival to their answer, by route and status code; WebSockets, which last, are left out.", "route", "code"),
 		botDecisions: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_bot_decisions_total",
 			Help: "Bot decisions taken, by bot (its kind or level)."}, []string{"bot"}),
 		botTime: histogramVec("chaturaji_bot_decision_seconds",
@@ -94,6 +101,14 @@ func newMetrics() *metrics {
 		m.commitTime.WithLabelValues(op)
 	}
 	return m
+}
+
+// countClients shows how many clients' request budgets are kept, as n
+// tells.
+func (m *metrics) countClients(n func() int) {
+	promauto.With(m.registry).NewGaugeFunc(prometheus.GaugeOpts{Name: "chaturaji_limit_clients",
+		Help: "Clients whose request budgets are kept now (at most Config.MaxClients)."},
+		func() float64 { return float64(n()) })
 }
 
 // handler serves the metrics in the Prometheus text format.
@@ -119,6 +134,27 @@ func (m *metrics) committed(op string, t0 time.Time) {
 func (m *metrics) decided(bot string, d time.Duration) {
 	m.botDecisions.WithLabelValues(bot).Inc()
 	m.botTime.WithLabelValues(bot).Observe(d.Seconds())
+}
+
+// instrument counts and times the requests next serves, by the route the
+// front door found (requestInfo) and the status code; a WebSocket is
+// counted but not timed.
+func (m *metrics) instrument(next http.Handler) http.Handler {
+	route := promhttp.WithLabelFromCtx("route", func(ctx context.Context) string {
+		if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+			return ri.route
+		}
+		return "unknown"
+	})
+	counted := promhttp.InstrumentHandlerCounter(m.requests, next, route)
+	timed := promhttp.InstrumentHandlerDuration(m.requestTime, counted, route)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if headerHas(r.Header, "Upgrade", "websocket") {
+			counted.ServeHTTP(w, r)
+			return
+		}
+		timed.ServeHTTP(w, r)
+	})
 }
 
 // botLabel names a bot spec for the metrics by its kind or level alone

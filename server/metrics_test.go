@@ -6,15 +6,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // TestMetrics checks what /metrics adds to the game's own figures: the Go
-// and process collectors, WebSockets, bot decisions by kind or level,
-// store writes by operation.
+// and process collectors, requests by route and status code, WebSockets,
+// bot decisions by kind or level, store writes by operation.
 func TestMetrics(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
 	g := ts.create(fourHumans)
 	ts.dial(g.ID, "", 0)
+	gone := ts.dial(g.ID, "", 0) // a WebSocket is counted when it ends
+	gone.conn.Close(websocket.StatusNormalClosure, "")
+	gone.closed()
 	// Bots alone play a game to its end whatever the dice do: each kind
 	// decides at least once.
 	bots := ts.create(`{"seats": ["bot:level:2?blunder=0.5", "bot:greedy", "bot:level:2?blunder=0.5", "bot:greedy"]}`)
@@ -27,7 +32,7 @@ func TestMetrics(t *testing.T) {
 	for end := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		_, body := ts.request("GET", "/metrics", "", "")
 		page = string(body)
-		if decided.MatchString(page) && decidedGreedy.MatchString(page) || time.Now().After(end) {
+		if decided.MatchString(page) && decidedGreedy.MatchString(page) && strings.Contains(page, `code="101"`) || time.Now().After(end) {
 			break
 		}
 	}
@@ -35,6 +40,13 @@ func TestMetrics(t *testing.T) {
 		t.Errorf("/metrics counts no decision of a level 2 bot or of a greedy one")
 	}
 	for _, want := range []string{
+		`chaturaji_http_requests_total{code="201",route="POST /api/games"} 2`,
+		`chaturaji_http_requests_total{code="200",route="GET /api/games/{id}"} 1`,
+		`chaturaji_http_requests_total{code="404",route="GET /api/games/{id}"} 1`,
+		`chaturaji_http_requests_total{code="200",route="GET /healthz"} 1`,
+		`chaturaji_http_requests_total{code="101",route="GET /api/games/{id}/ws"} 1`,
+		`chaturaji_http_request_duration_seconds_count{code="201",route="POST /api/games"} 2`,
+		`chaturaji_http_request_duration_seconds_bucket{code="200",route="GET /healthz",le="+Inf"} 1`,
 		`chaturaji_ws_connections 1`,
 		`chaturaji_bot_decision_seconds_count{bot="level:2"} `,
 		`chaturaji_bot_decision_seconds_bucket{bot="greedy",le="+Inf"} `,
@@ -51,6 +63,10 @@ func TestMetrics(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("/metrics has no %q", want)
 		}
+	}
+	// A WebSocket lasts: its time is not a request's.
+	if strings.Contains(page, `chaturaji_http_request_duration_seconds_count{code="101"`) {
+		t.Errorf("/metrics times WebSockets as requests")
 	}
 	// Labels stay few: a bot's settings and a game's id are never one.
 	for _, never := range []string{"blunder", g.ID, bots.ID} {

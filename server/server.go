@@ -25,9 +25,12 @@ type Server struct {
 	ctx      context.Context // cancelled by Shutdown: bots and background work stop
 	cancel   context.CancelFunc
 	botSlots chan struct{}
-	requests *addrLimiter
-	conns    *connCounter                // WebSockets open by client address
+	budgets  *budgets                    // each client's request budgets
+	conns    *connCounter                // WebSockets open by client
 	cop      *http.CrossOriginProtection // nil if any origin is allowed
+	api      http.Handler                // the API, /healthz and /metrics, guarded (routes)
+	apiMux   *http.ServeMux              // the same, unguarded: it tells a request's route
+	classes  map[string]Class            // the class of each of apiMux's patterns
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
@@ -52,11 +55,13 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		ctx:      ctx,
 		cancel:   cancel,
 		botSlots: make(chan struct{}, cfg.BotWorkers),
-		requests: newAddrLimiter(cfg.RequestRate, cfg.RequestBurst),
+		budgets:  newBudgets(cfg),
 		conns:    newConnCounter(cfg.MaxConnsPerAddr),
 		games:    make(map[string]*live),
 	}
 	s.cop = s.crossOriginProtection()
+	s.metrics.countClients(s.budgets.len)
+	s.routes()
 	return s
 }
 
@@ -336,7 +341,8 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 	return c, nil
 }
 
-// sweep forgets idle clients of the rate limiter now and then.
+// sweep forgets the clients of the request budgets that have been idle
+// long enough, now and then.
 func (s *Server) sweep() {
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
@@ -345,7 +351,7 @@ func (s *Server) sweep() {
 		case <-s.ctx.Done():
 			return
 		case now := <-t.C:
-			s.requests.sweep(now)
+			s.budgets.sweep(now)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 )
 
 // maxStrikes is how many messages over its rate a connection may send
@@ -81,12 +82,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	addr := clientAddr(r)
-	if !s.conns.open(addr) {
+	client := infoOf(r).client
+	if !s.conns.open(client) {
 		s.fail(w, r, Errorf(ETOOMANY, "too many WebSockets open from your address: the limit is %d", s.cfg.MaxConnsPerAddr))
 		return
 	}
-	defer s.conns.close(addr)
+	defer s.conns.close(client)
 	if !s.track() {
 		s.fail(w, r, Errorf(EUNAVAILABLE, "the server is shutting down"))
 		return
@@ -261,7 +262,7 @@ func (c *wsConn) close(why closeReason) {
 func (c *wsConn) read(ctx context.Context, cancel context.CancelFunc) {
 	defer cancel()
 	cfg := c.srv.cfg
-	var rate bucket
+	lim := rate.NewLimiter(rate.Limit(cfg.MessageRate), cfg.MessageBurst)
 	strikes := 0
 	for {
 		typ, rd, err := c.conn.Reader(ctx)
@@ -277,7 +278,7 @@ func (c *wsConn) read(ctx context.Context, cancel context.CancelFunc) {
 			c.conn.Close(websocket.StatusMessageTooBig, fmt.Sprintf("message over %d bytes", cfg.MaxMessage))
 			return
 		}
-		if !rate.allow(time.Now(), cfg.MessageRate, cfg.MessageBurst) {
+		if !lim.Allow() {
 			strikes++
 			if strikes > maxStrikes {
 				c.sendError(ctx, Errorf(ETOOMANY, "too many messages: closing"), "")

@@ -1,15 +1,18 @@
 package web
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/chaturaji/chaturaji/server"
+)
 
 // Mount returns the handler of the whole site as `chaturaji serve` runs it:
-// the game server's API (api, such as server.Server.Handler) at /api/,
-// /healthz and /metrics, and the web client, Handler(opts), everywhere else.
-func Mount(api http.Handler, opts Options) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/api/", api)
-	mux.Handle("/healthz", api)
-	mux.Handle("/metrics", api)
-	mux.Handle("/", Handler(opts))
-	return mux
+// the game server's API at /api/, /healthz and /metrics, and the web
+// client, Handler(opts), everywhere else. Every request passes the game
+// server's front door (server.Server.Site), which applies its limits and
+// counts it in its metrics; the client's costly routes, analysis and
+// verification, draw on the costly budget.
+func Mount(srv *server.Server, opts Options) http.Handler {
+	s := newSite(opts)
+	return srv.Site(secure(s.mux), s.route)
 }

@@ -17,6 +17,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/chaturaji/chaturaji/server"
 )
 
 //go:embed static
@@ -68,6 +70,8 @@ type site struct {
 	files    map[string]*file   // by path under static/, such as "js/board.js"
 	rules    map[string]*Preset // every preset without house rules, its rules rendered, by name
 	analysts chan *analyst      // the idle analysts; a request takes one
+	mux      *http.ServeMux
+	costly   map[string]bool // the patterns of mux whose requests are costly
 }
 
 // file is an embedded file with its type and a strong ETag.
@@ -80,34 +84,56 @@ type file struct {
 
 // Handler returns the handler of the web client: the pages at /, /game/{id},
 // /replay/{id}, /rules and /rules/{name}, the static files under /static/,
-// and the JSON endpoints under /web/.
+// and the JSON endpoints under /web/. It has no limits of its own: Mount
+// puts it behind the game server's.
 func Handler(opts Options) http.Handler {
-	s := &site{opts: opts.withDefaults(), files: loadFiles(), rules: renderPresets()}
+	return secure(newSite(opts).mux)
+}
+
+// newSite makes the web client: it reads the embedded files and renders
+// every preset's rules, once.
+func newSite(opts Options) *site {
+	s := &site{opts: opts.withDefaults(), files: loadFiles(), rules: renderPresets(), costly: map[string]bool{}}
 	s.analysts = make(chan *analyst, s.opts.AnalyzeWorkers)
 	for range s.opts.AnalyzeWorkers {
 		s.analysts <- &analyst{}
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.page("home.html"))
-	mux.HandleFunc("GET /game/{id}", s.page("game.html"))
-	mux.HandleFunc("GET /replay/{id}", s.page("replay.html"))
-	mux.HandleFunc("GET /replay", s.page("replay.html"))
-	mux.HandleFunc("GET /rules", s.page("rules.html"))
-	mux.HandleFunc("GET /rules/{name}", s.page("rules.html"))
-	mux.HandleFunc("GET /static/", s.handleStatic)
-	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+	handle := func(pattern string, class server.Class, h http.HandlerFunc) {
+		mux.HandleFunc(pattern, h)
+		s.costly[pattern] = class == server.Costly
+	}
+	handle("GET /{$}", server.General, s.page("home.html"))
+	handle("GET /game/{id}", server.General, s.page("game.html"))
+	handle("GET /replay/{id}", server.General, s.page("replay.html"))
+	handle("GET /replay", server.General, s.page("replay.html"))
+	handle("GET /rules", server.General, s.page("rules.html"))
+	handle("GET /rules/{name}", server.General, s.page("rules.html"))
+	handle("GET /static/", server.General, s.handleStatic)
+	handle("GET /favicon.ico", server.General, func(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, s.files["favicon.svg"])
 	})
-	mux.HandleFunc("GET /web/presets", s.handlePresets)
-	mux.HandleFunc("GET /web/players", s.handlePlayers)
-	mux.HandleFunc("GET /web/rules/{name}", s.handleRules)
-	mux.HandleFunc("POST /web/analyze", s.handleAnalyze)
-	mux.HandleFunc("POST /web/verify", s.handleVerify)
-	mux.HandleFunc("/web/", func(w http.ResponseWriter, r *http.Request) {
+	handle("GET /web/presets", server.General, s.handlePresets)
+	handle("GET /web/players", server.General, s.handlePlayers)
+	handle("GET /web/rules/{name}", server.General, s.handleRules)
+	handle("POST /web/analyze", server.Costly, s.handleAnalyze) // a search of up to AnalyzeTime
+	handle("POST /web/verify", server.Costly, s.handleVerify)   // a replay of a record of up to MaxBody
+	handle("/web/", server.General, func(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotFound, "no endpoint %s %s", r.Method, r.URL.Path)
 	})
-	mux.HandleFunc("/", s.notFound)
-	return secure(mux)
+	handle("/", server.General, s.notFound)
+	s.mux = mux
+	return s
+}
+
+// route tells the game server's front door which route serves a request
+// and what it costs (server.RouteFunc).
+func (s *site) route(r *http.Request) (string, server.Class) {
+	_, pattern := s.mux.Handler(r)
+	if s.costly[pattern] {
+		return pattern, server.Costly
+	}
+	return pattern, server.General
 }
 
 // loadFiles reads every embedded file once, with its ETag.

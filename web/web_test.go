@@ -18,9 +18,7 @@ import (
 // TestMount routes as `chaturaji serve` does: the API, health and metrics
 // to the game server, every page and static file to the web client.
 func TestMount(t *testing.T) {
-	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "api "+r.URL.Path) })
-	srv := httptest.NewServer(web.Mount(api, web.Options{}))
-	defer srv.Close()
+	site := newSite(t)
 	for _, tc := range []struct {
 		path   string
 		status int
@@ -33,14 +31,15 @@ func TestMount(t *testing.T) {
 		{"/static/js/board.js", 200, "export class Board"},
 		{"/static/game.html", 404, "Not found"},
 		{"/nowhere", 404, "Not found"},
-		{"/api/games", 200, "api /api/games"},
-		{"/healthz", 200, "api /healthz"},
-		{"/metrics", 200, "api /metrics"},
+		{"/api/games", 200, `{"games":[`},
+		{"/api/nothing", 404, `"code":"ENOTFOUND"`},
+		{"/healthz", 200, "ok\n"},
+		{"/metrics", 200, "chaturaji_games_live 0\n"},
 		{"/web/presets", 200, `"name":"chaturaji"`},
 		{"/web/rules/chaturaji+nonsense", 404, `"code":"ENOTFOUND"`},
 		{"/web/nothing", 404, `"code":"ENOTFOUND"`},
 	} {
-		resp, err := http.Get(srv.URL + tc.path)
+		resp, err := http.Get(site.Base + tc.path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,6 +50,22 @@ func TestMount(t *testing.T) {
 		}
 		if resp.Header.Get("Content-Security-Policy") == "" && !strings.HasPrefix(tc.path, "/api/") && tc.path != "/healthz" && tc.path != "/metrics" {
 			t.Errorf("GET %s: no Content-Security-Policy", tc.path)
+		}
+	}
+	// The client's requests pass the server's front door: they are counted
+	// by route.
+	resp, err := http.Get(site.Base + "/metrics")
+	must(t, err)
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`chaturaji_http_requests_total{code="200",route="GET /static/"} 1`,
+		`chaturaji_http_requests_total{code="404",route="/"} 1`,
+		`chaturaji_http_requests_total{code="404",route="GET /static/"} 1`,
+		`chaturaji_http_requests_total{code="200",route="GET /rules/{name}"} 1`,
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("/metrics has no %s", want)
 		}
 	}
 }

@@ -48,7 +48,9 @@ and exits with status 1 if any game did not finish, or an event was lost or
 duplicated. Without --url it starts a server in this process on a new
 SQLite file in a temporary directory (the memory it reports then includes
 the load clients'); with --url it uses a running server, which must be on a
-loopback address. It stops by itself after --timeout.
+loopback address and whose limits must let one client create --games games
+and open their WebSockets at once (such as chaturaji serve --request-rate
+1000 --costly-rate 100). It stops by itself after --timeout.
 
 Flags:
 	--games N     how many games at once (default 200)
@@ -113,10 +115,11 @@ func runLoadtest(e *env, args []string) error {
 		}
 		defer os.RemoveAll(dir)
 		db := filepath.Join(dir, "games.db")
-		// The server's defaults, but for the per-address limits of
-		// requests and WebSockets: every client of the test comes from one
-		// address.
-		cfg := server.Config{RequestRate: 1000, RequestBurst: 5**games + 100, MaxConnsPerAddr: 4**games + 100}
+		// The server's defaults, but for the per-client limits of
+		// requests, game creations and WebSockets: every client of the
+		// test comes from one address.
+		cfg := server.Config{RequestRate: 1000, RequestBurst: 5**games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
+			MaxConnsPerAddr: 4**games + 100}
 		run, err := startServer(ctx, cfg, "sqlite:"+db, "127.0.0.1:0", slog.New(slog.DiscardHandler))
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -28,7 +29,8 @@ var serveCommand = &command{
 }
 
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--origin URL]... [--bot-time D]
-                       [--grace D] [--log-level LEVEL] [--log-json]
+                       [--grace D] [--trusted-proxies CIDRS] [--request-rate N] [--costly-rate N]
+                       [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -54,6 +56,14 @@ Flags:
 	--bot-time D       each bot decision's thinking time (default 300ms)
 	--grace D          the default time an absent player's turn waits before a bot
 	                   takes the seat (default 2m)
+	--trusted-proxies CIDRS
+	                   the reverse proxies whose X-Forwarded-For is believed, as
+	                   addresses or CIDR prefixes separated by commas, such as
+	                   10.0.0.0/8,::1 (default none: every peer is a client)
+	--request-rate N   each client's requests a second, costly ones apart (default
+	                   100, bursts of 400)
+	--costly-rate N    each client's costly requests a second: new games, analyses,
+	                   exports, verifications (default 1, bursts of 20)
 	--log-level LEVEL  debug, info, warn or error (default info)
 	--log-json         write the logs as JSON (default text), on standard error
 `
@@ -73,6 +83,14 @@ func runServe(e *env, args []string) error {
 	})
 	botTime := fs.Duration("bot-time", 300*time.Millisecond, "")
 	grace := fs.Duration("grace", 2*time.Minute, "")
+	var proxies []netip.Prefix
+	fs.Func("trusted-proxies", "", func(s string) error {
+		ps, err := server.ParseTrustedProxies(s)
+		proxies = append(proxies, ps...)
+		return err
+	})
+	requestRate := fs.Float64("request-rate", 100, "")
+	costlyRate := fs.Float64("costly-rate", 1, "")
 	level := fs.String("log-level", "info", "")
 	logJSON := fs.Bool("log-json", false, "")
 	if err := parseFlags(e, fs, serveHelp, args); err != nil {
@@ -80,6 +98,9 @@ func runServe(e *env, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected arguments %q", fs.Args())
+	}
+	if *requestRate <= 0 || *costlyRate <= 0 {
+		return usageError("--request-rate %g, --costly-rate %g: want rates above 0", *requestRate, *costlyRate)
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -94,7 +115,8 @@ func runServe(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := server.Config{Origins: origins, BotTime: *botTime, Grace: *grace}
+	cfg := server.Config{Origins: origins, BotTime: *botTime, Grace: *grace,
+		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate}
 	run, err := startServer(ctx, cfg, *dsn, *addr, logger)
 	if err != nil {
 		return err
@@ -143,7 +165,7 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, logge
 		srv:   srv,
 		store: st,
 		http: &http.Server{
-			Handler:           web.Mount(srv.Handler(), web.Options{Logger: logger}),
+			Handler:           web.Mount(srv, web.Options{Logger: logger}),
 			ReadHeaderTimeout: 10 * time.Second,
 			IdleTimeout:       2 * time.Minute,
 			MaxHeaderBytes:    16 << 10,

@@ -29,6 +29,8 @@ func Config() server.Config {
 		MessageBurst: 1000,
 		RequestRate:  10000,
 		RequestBurst: 10000,
+		CostlyRate:   10000,
+		CostlyBurst:  10000,
 		MinTime:      10 * time.Millisecond,
 		PingInterval: 5 * time.Second,
 	}
@@ -57,7 +59,7 @@ func NewSite(dir string, cfg server.Config) (*Site, error) {
 		st.Close()
 		return nil, err
 	}
-	hs := httptest.NewServer(web.Mount(srv.Handler(), web.Options{AnalyzeTime: time.Second}))
+	hs := httptest.NewServer(web.Mount(srv, web.Options{AnalyzeTime: time.Second}))
 	px, err := NewProxy(hs.Listener.Addr().String())
 	if err != nil {
 		hs.Close()

@@ -1,0 +1,66 @@
+package web_test
+
+import (
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chaturaji/chaturaji/web/webtest"
+)
+
+// from returns an HTTP client whose connections come from the loopback
+// address addr, such as 127.0.0.2: to the server, a machine of its own.
+func from(t *testing.T, addr string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(addr)}}
+	tr := &http.Transport{DialContext: d.DialContext}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// TestAnalyzeLimited checks that the site as `chaturaji serve` mounts it
+// refuses a client's analyses past its budget of costly requests, while
+// another client's are served and the first one's pages still load.
+func TestAnalyzeLimited(t *testing.T) {
+	cfg := webtest.Config()
+	cfg.CostlyRate, cfg.CostlyBurst = 0.01, 2
+	site, err := webtest.NewSite(t.TempDir(), cfg)
+	must(t, err)
+	t.Cleanup(site.Close)
+	const analysis = `{"pos": "yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/bPbPbPbP2rPrH/bBbHbEbK2rPrB b 5 0,0,0,0 0", "movetime_ms": 20}`
+	post := func(c *http.Client, path, body string) (int, string, http.Header) {
+		t.Helper()
+		resp, err := c.Post(site.Base+path, "application/json", strings.NewReader(body))
+		must(t, err)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	a, b := from(t, "127.0.0.1"), from(t, "127.0.0.2")
+	for i := range 2 {
+		if status, body, _ := post(a, "/web/analyze", analysis); status != http.StatusOK {
+			t.Fatalf("analysis %d of the budget: %d %s", i+1, status, body)
+		}
+	}
+	status, body, h := post(a, "/web/analyze", analysis)
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	if status != http.StatusTooManyRequests || json.Unmarshal([]byte(body), &e) != nil || e.Error.Code != "ETOOMANY" || h.Get("Retry-After") == "" {
+		t.Errorf("an analysis over the budget: %d %s, Retry-After %q; want 429 ETOOMANY with Retry-After", status, body, h.Get("Retry-After"))
+	}
+	if status, body, _ := post(a, "/web/verify", `{"record": ""}`); status != http.StatusTooManyRequests {
+		t.Errorf("a verification over the same budget: %d %s, want 429", status, body)
+	}
+	if status, body, _ := post(b, "/web/analyze", analysis); status != http.StatusOK {
+		t.Errorf("another client's analysis: %d %s", status, body)
+	}
+	resp, err := a.Get(site.Base + "/rules/chaturaji")
+	must(t, err)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("a page for the client out of costly requests: %d", resp.StatusCode)
+	}
+}
