@@ -2,12 +2,15 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/web/webtest"
 )
 
@@ -62,5 +65,38 @@ func TestAnalyzeLimited(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("a page for the client out of costly requests: %d", resp.StatusCode)
+	}
+}
+
+// TestAnalysisWaitsForBudget checks that the game page's analysis bar,
+// refused for the client's budget of costly requests, asks again shortly
+// and draws the bar, rather than showing the refusal.
+func TestAnalysisWaitsForBudget(t *testing.T) {
+	cfg := webtest.Config()
+	cfg.CostlyRate, cfg.CostlyBurst = 0.5, 1
+	site, err := webtest.NewSite(t.TempDir(), cfg)
+	must(t, err)
+	t.Cleanup(site.Close)
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "human", "human"}})
+	must(t, err)
+	p := newPage(t, 1280, 900, false)
+	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
+	must(t, p.Wait(`document.body.dataset.seq`, 10*time.Second))
+	// The page's client spends its budget, so that the bar's first ask is
+	// refused.
+	spent := eval[bool](t, p, `(async () => {
+		for (let i = 0; i < 5; i++) {
+			const r = await fetch('/web/verify', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{"record": ""}'});
+			if (r.status === 429) return true;
+		}
+		return false;
+	})()`)
+	if !spent {
+		t.Fatalf("five costly requests in a row were not refused")
+	}
+	must(t, p.ClickElement("#analysis-toggle"))
+	must(t, p.Wait(`document.querySelectorAll('#evalbar .eval-seg').length === 4 || /unavailable/.test(document.querySelector('#evalbar').textContent)`, 15*time.Second))
+	if text := eval[string](t, p, `document.querySelector('#evalbar').textContent`); strings.Contains(text, "unavailable") {
+		t.Errorf("the bar shows the refusal: %q", text)
 	}
 }

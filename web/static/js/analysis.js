@@ -1,11 +1,24 @@
 // @ts-check
 // Analysis for learners: the strong bot's suggested move (a hint) and a bar
 // of each seat's expected final score. Requests go to POST /web/analyze; a
-// newer position cancels the request for an older one.
+// newer position cancels the request for an older one. Each analysis costs
+// the server a search and draws on the client's small budget of costly
+// requests, so positions that pass at once (bots playing in turn) are not
+// asked about, and one refused for the budget is asked again a little
+// later, while it is still the position shown.
 
 import { h, replace } from './dom.js';
-import { analyze } from './api.js';
+import { analyze, ApiError } from './api.js';
 import { armies } from './pieces.js';
+
+/** settleMS is how long a position must stay before it is analysed. */
+const settleMS = 250;
+
+/** retries is how often a position refused for the budget is asked again. */
+const retries = 5;
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => { window.setTimeout(resolve, ms); });
 
 /** @typedef {import('./api.js').Analysis} Result */
 
@@ -64,14 +77,26 @@ export class Analysis {
   async update(pos) {
     this.pos = pos;
     if (!this.on) return;
-    if (!this.cache.has(pos)) this.host.classList.add('thinking');
-    try {
-      const r = await this.ask(pos, 800);
+    if (!this.cache.has(pos)) {
+      this.host.classList.add('thinking');
+      await sleep(settleMS);
       if (this.pos !== pos) return;
-      this.draw(r);
+    }
+    try {
+      for (let tries = 0; ; tries++) {
+        try {
+          const r = await this.ask(pos, 800);
+          if (this.pos === pos) this.draw(r);
+          return;
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 'ETOOMANY' && tries < retries)) throw e;
+          await sleep(1000 * (tries + 1));
+          if (this.pos !== pos || !this.on) return;
+        }
+      }
     } catch (e) {
       if (e instanceof DOMException && e.name === 'AbortError') return;
-      replace(this.host, h('p', { class: 'muted' }, `Analysis unavailable: ${/** @type {Error} */ (e).message}`));
+      if (this.pos === pos) replace(this.host, h('p', { class: 'muted' }, `Analysis unavailable: ${/** @type {Error} */ (e).message}`));
     } finally {
       if (this.pos === pos) this.host.classList.remove('thinking');
     }
