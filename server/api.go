@@ -26,6 +26,15 @@ type Message struct {
 	Seq int64 `json:"seq,omitempty"`
 }
 
+// check refuses what no game could take, before the game's loop sees it:
+// an event number below 0 is malformed (EINVALID), not stale.
+func (m *Message) check() error {
+	if m.Seq < 0 {
+		return Errorf(EINVALID, "seq %d: want the number of an event, from 1 (or 0 for none)", m.Seq)
+	}
+	return nil
+}
+
 // handleCreate is POST /api/games.
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	var ng NewGame
@@ -235,6 +244,10 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 	}
 	if m.Kind != "" && m.Kind != "action" {
 		s.fail(w, r, Errorf(EINVALID, "kind %q: want \"action\" or none", m.Kind))
+		return
+	}
+	if err := m.check(); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	if err := s.act(r.Context(), l, seat, &m); err != nil {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/chaturaji/chaturaji/internal/strictjson"
 )
 
 // Handler returns the server's HTTP handler: the API under /api/, the
@@ -175,8 +176,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // readJSON reads a request's JSON body into v: it must be declared
 // application/json (a browser cannot send that across origins without
-// asking first), fit in Config.MaxBody, and hold one object with no unknown
-// fields.
+// asking first), fit in Config.MaxBody, and be read strictly
+// (strictjson.Decode: one object, keys exactly as documented and each once,
+// strings in UTF-8).
 func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	ct := r.Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
@@ -193,25 +195,8 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil {
 		return Errorf(EINVALID, "reading the body: %v", err)
 	}
-	if err := decodeStrict(data, v); err != nil {
+	if err := strictjson.Decode(data, v); err != nil {
 		return Errorf(EINVALID, "malformed JSON body: %v", err)
-	}
-	return nil
-}
-
-// decodeStrict decodes one JSON object into v, refusing unknown fields and
-// anything after the object.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if err := dec.Decode(&struct{}{}); err != io.EOF {
-		if err == nil {
-			err = errors.New("more than one JSON value")
-		}
-		return err
 	}
 	return nil
 }

@@ -17,6 +17,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/chaturaji/chaturaji/internal/strictjson"
 )
 
 //go:embed static
@@ -233,26 +235,24 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // readJSON reads a request's JSON body into v: declared application/json
-// (so no other site's form can post it), within the size limit, one object
-// with no unknown fields.
+// (so no other site's form can post it), within the size limit, and read
+// strictly as the game server's API reads its bodies (strictjson.Decode:
+// one object, keys exactly as documented and each once, UTF-8).
 func (s *site) readJSON(w http.ResponseWriter, r *http.Request, v any) (status int, err error) {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return http.StatusBadRequest, errors.New("the body must be JSON sent with Content-Type: application/json")
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
-	dec.DisallowUnknownFields()
-	err = dec.Decode(v)
-	if err == nil {
-		if err = dec.Decode(&struct{}{}); err == io.EOF {
-			return 0, nil
-		} else if err == nil {
-			err = errors.New("more than one JSON value")
-		}
-	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over the limit of %d bytes", tooBig.Limit)
 	}
-	return http.StatusBadRequest, errors.New("malformed JSON body: " + err.Error())
+	if err != nil {
+		return http.StatusBadRequest, fmt.Errorf("reading the body: %v", err)
+	}
+	if err := strictjson.Decode(data, v); err != nil {
+		return http.StatusBadRequest, errors.New("malformed JSON body: " + err.Error())
+	}
+	return 0, nil
 }

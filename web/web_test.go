@@ -76,6 +76,11 @@ func TestEndpoints(t *testing.T) {
 		{"two values", "/web/verify", "application/json", `{"record": ""} {}`, 400, `more than one JSON value`},
 		{"an empty record", "/web/verify", "application/json", `{"record": ""}`, 200, `"ok":false`},
 		{"a body over the limit", "/web/verify", "application/json", `{"record": "` + strings.Repeat("x", 300<<10) + `"}`, 413, `"code":"ETOOLARGE"`},
+		// Bodies are read strictly: keys in their case, each once, UTF-8.
+		{"a key in capitals", "/web/verify", "application/json", `{"RECORD": ""}`, 400, `unknown field \"RECORD\"`},
+		{"a key in mixed case", "/web/analyze", "application/json", `{"pos": "` + start + `", "MoveTime_MS": 100}`, 400, `unknown field \"MoveTime_MS\"`},
+		{"a key twice", "/web/analyze", "application/json", `{"pos": "nonsense", "pos": "` + start + `"}`, 400, `key \"pos\" given twice`},
+		{"invalid UTF-8", "/web/verify", "application/json", "{\"record\": \"[Rules \\\"chaturaji\xff\\\"]\"}", 400, `record: not valid UTF-8`},
 	} {
 		resp, err := http.Post(srv.URL+tc.path, tc.ctype, strings.NewReader(tc.body))
 		if err != nil {

@@ -1,0 +1,85 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chaturaji/chaturaji/server"
+)
+
+// TestStrictBodies checks that bodies and messages are read exactly as
+// docs/api.md writes them: keys in their case, each once, strings in
+// UTF-8, event numbers not negative. Each is refused with EINVALID, a
+// message that names the place, and changes nothing.
+func TestStrictBodies(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	for _, c := range []struct {
+		name string
+		body func(legal string) string // the body; legal is an action South may play
+		want string                    // in the error's message
+	}{
+		{"a key in capitals", func(a string) string { return `{"ACTION": "` + a + `"}` }, `unknown field "ACTION"`},
+		{"a key in mixed case", func(a string) string { return `{"action": "` + a + `", "Seq": 0}` }, `unknown field "Seq"`},
+		{"a key twice, the last legal", func(a string) string { return `{"action": "h8h1", "action": "` + a + `"}` }, `key "action" given twice`},
+		{"a negative event number", func(a string) string { return `{"action": "` + a + `", "seq": -1}` }, `seq -1`},
+		{"invalid UTF-8 in the action", func(a string) string { return "{\"action\": \"" + a + "\xff\"}" }, `action: not valid UTF-8`},
+	} {
+		t.Run("HTTP "+c.name, func(t *testing.T) {
+			tb := newTable(t, ts)
+			before := ts.state(tb.game.ID)
+			status, body := ts.request("POST", "/api/games/"+tb.game.ID+"/actions", tb.tokens["South"], c.body(before.Actions[0]))
+			wantError(t, status, body, http.StatusBadRequest, server.EINVALID)
+			if !strings.Contains(string(body), jsonEscape(c.want)) {
+				t.Errorf("error %s does not say %q", body, c.want)
+			}
+			sameState(t, before, ts.state(tb.game.ID))
+		})
+		t.Run("WebSocket "+c.name, func(t *testing.T) {
+			tb := newTable(t, ts)
+			before := ts.state(tb.game.ID)
+			body := strings.Replace(c.body(before.Actions[0]), "{", `{"kind": "action", `, 1)
+			tb.south.sendRaw([]byte(body))
+			e := tb.south.wantErrorMsg(server.EINVALID)
+			if !strings.Contains(e.Error.Message, c.want) {
+				t.Errorf("error %q does not say %q", e.Error.Message, c.want)
+			}
+			sameState(t, before, ts.state(tb.game.ID))
+		})
+	}
+}
+
+// TestStrictNewGame checks the strict reading of POST /api/games: nothing
+// is created from a body with keys in another case, a key twice, a name
+// that is not UTF-8 or a bot setting that is not a finite number.
+func TestStrictNewGame(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	for _, c := range []struct{ body, want string }{
+		{`{"SEATS": ["human", "human", "human", "human"]}`, `unknown field "SEATS"`},
+		{`{"seats": ["human", "human", "human", "human"], "Turn_MS": 5000}`, `unknown field "Turn_MS"`},
+		{`{"seats": ["human", "human", "human", "human"], "seats": ["human", "human", "human", "bot:1"]}`, `key "seats" given twice`},
+		{"{\"seats\": [\"human\", \"human\", \"human\", \"human\"], \"names\": [\"ann\", \"b\xe9b\"]}", `names[1]: not valid UTF-8`},
+		{`{"seats": ["human", "human", "human", "human"], "names": ["\udc00"]}`, `names[0]: a lone surrogate`},
+		{`{"seats": ["human", "bot:strong?material=NaN", "human", "human"]}`, `material="NaN"`},
+		{`{"seats": ["human", "bot:strong?temp=Inf", "human", "human"]}`, `temp="Inf"`},
+	} {
+		t.Run(c.body, func(t *testing.T) {
+			before := countGames(t, ts.store)
+			status, body := ts.request("POST", "/api/games", "", c.body)
+			wantError(t, status, body, http.StatusBadRequest, server.EINVALID)
+			if !strings.Contains(string(body), jsonEscape(c.want)) {
+				t.Errorf("error %s does not say %q", body, c.want)
+			}
+			if after := countGames(t, ts.store); after != before {
+				t.Errorf("refused, yet the store went from %d to %d games", before, after)
+			}
+		})
+	}
+}
+
+// jsonEscape is s as it appears inside a JSON string.
+func jsonEscape(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
