@@ -15,7 +15,7 @@
 //	srv.Shutdown(ctx)
 //
 // Every error the API returns is an *Error with one of the codes EINVALID,
-// EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, ECONFLICT, ETOOLARGE, ETOOMANY,
-// EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in
+// EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETOOLARGE,
+// ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in
 // one place (see StatusCode).
 package server

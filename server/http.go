@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chaturaji/chaturaji/internal/allow"
 	"github.com/chaturaji/chaturaji/internal/strictjson"
 )
 
@@ -36,10 +37,23 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/games/{id}/actions", s.handleAction)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	mux.HandleFunc("OPTIONS /api/", s.handlePreflight)
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, Errorf(ENOTFOUND, "no endpoint %s %s", r.Method, r.URL.Path))
-	})
+	mux.HandleFunc("/", s.noEndpoint(mux))
 	return s.guard(mux)
+}
+
+// noEndpoint answers a request no endpoint takes: 405 with Allow if its
+// path has endpoints for other methods, else 404. (ServeMux would say 405
+// itself, but in plain text, and not past a catch-all.)
+func (s *Server) noEndpoint(mux *http.ServeMux) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if methods := allow.Methods(mux, r, "/", "OPTIONS /api/"); len(methods) > 0 {
+			list := strings.Join(methods, ", ")
+			w.Header().Set("Allow", list)
+			s.fail(w, r, Errorf(EMETHOD, "%s %s: the endpoint takes %s", r.Method, r.URL.Path, list))
+			return
+		}
+		s.fail(w, r, Errorf(ENOTFOUND, "no endpoint %s %s", r.Method, r.URL.Path))
+	}
 }
 
 // guard wraps the API in its protections: panics become EINTERNAL, each

@@ -83,3 +83,43 @@ func jsonEscape(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
 }
+
+// TestMethodNotAllowed checks that every endpoint answers a method it does
+// not take with 405, an Allow header listing the ones it takes, and the
+// API's JSON error; a path with no endpoint is still 404.
+func TestMethodNotAllowed(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(fourHumans)
+	for _, c := range []struct{ method, path, allow string }{
+		{"PUT", "/api/games", "GET, HEAD, POST"},
+		{"DELETE", "/api/games", "GET, HEAD, POST"},
+		{"DELETE", "/api/games/" + g.ID, "GET, HEAD"},
+		{"POST", "/api/games/" + g.ID + "/record", "GET, HEAD"},
+		{"PATCH", "/api/games/" + g.ID + "/events", "GET, HEAD"},
+		{"GET", "/api/games/" + g.ID + "/actions", "POST"},
+		{"POST", "/api/games/" + g.ID + "/ws", "GET, HEAD"},
+		{"POST", "/api/records", "GET, HEAD"},
+		{"POST", "/healthz", "GET, HEAD"},
+		{"DELETE", "/metrics", "GET, HEAD"},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var e struct{ Error server.Error }
+			if err := json.NewDecoder(resp.Body).Decode(&e); err != nil {
+				t.Fatalf("%d, body not JSON: %v", resp.StatusCode, err)
+			}
+			if resp.StatusCode != http.StatusMethodNotAllowed || e.Error.Code != server.EMETHOD || resp.Header.Get("Allow") != c.allow {
+				t.Fatalf("%d %s %q, Allow %q; want 405 %s, Allow %q", resp.StatusCode, e.Error.Code, e.Error.Message, resp.Header.Get("Allow"), server.EMETHOD, c.allow)
+			}
+		})
+	}
+	for _, path := range []string{"/api/nothing", "/api/games/" + g.ID + "/nothing"} {
+		status, body := ts.request("DELETE", path, "", "")
+		wantError(t, status, body, http.StatusNotFound, server.ENOTFOUND)
+	}
+}

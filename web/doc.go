@@ -16,6 +16,9 @@
 //
 //	http.ListenAndServe(addr, web.Mount(srv.Handler(), web.Options{}))
 //
+// Bodies are read as the API reads them (package internal/strictjson), and
+// a method a path does not take gets 405 with Allow and a JSON error.
+//
 // The JavaScript is plain ES modules checked by `// @ts-check` and JSDoc
 // types: there is no build step.
 package web

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chaturaji/chaturaji/internal/allow"
 	"github.com/chaturaji/chaturaji/internal/strictjson"
 )
 
@@ -105,10 +106,31 @@ func Handler(opts Options) http.Handler {
 	mux.HandleFunc("POST /web/analyze", s.handleAnalyze)
 	mux.HandleFunc("POST /web/verify", s.handleVerify)
 	mux.HandleFunc("/web/", func(w http.ResponseWriter, r *http.Request) {
-		fail(w, http.StatusNotFound, "no endpoint %s %s", r.Method, r.URL.Path)
+		if !wrongMethod(mux, w, r) {
+			fail(w, http.StatusNotFound, "no endpoint %s %s", r.Method, r.URL.Path)
+		}
 	})
-	mux.HandleFunc("/", s.notFound)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if !wrongMethod(mux, w, r) {
+			s.notFound(w, r)
+		}
+	})
 	return secure(mux)
+}
+
+// wrongMethod answers 405 with Allow, as the game server's API does, if
+// r's path is served for other methods than r's; it reports whether it
+// did. (ServeMux would say 405 itself, but in plain text, and not past a
+// catch-all.)
+func wrongMethod(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) bool {
+	methods := allow.Methods(mux, r, "/", "/web/")
+	if len(methods) == 0 {
+		return false
+	}
+	list := strings.Join(methods, ", ")
+	w.Header().Set("Allow", list)
+	fail(w, http.StatusMethodNotAllowed, "%s %s: this takes %s", r.Method, r.URL.Path, list)
+	return true
 }
 
 // loadFiles reads every embedded file once, with its ETag.
@@ -210,6 +232,7 @@ type errorBody struct {
 var codes = map[int]string{
 	http.StatusBadRequest:            "EINVALID",
 	http.StatusNotFound:              "ENOTFOUND",
+	http.StatusMethodNotAllowed:      "EMETHOD",
 	http.StatusRequestEntityTooLarge: "ETOOLARGE",
 	http.StatusServiceUnavailable:    "EUNAVAILABLE",
 	http.StatusInternalServerError:   "EINTERNAL",

@@ -55,6 +55,50 @@ func TestMount(t *testing.T) {
 	}
 }
 
+// TestMethodNotAllowed checks that every page, file and endpoint of the
+// client answers a method it does not take with 405, an Allow header and
+// the API's JSON error; a path with nothing there is still 404.
+func TestMethodNotAllowed(t *testing.T) {
+	srv := httptest.NewServer(web.Handler(web.Options{}))
+	defer srv.Close()
+	for _, tc := range []struct{ method, path, allow string }{
+		{"POST", "/", "GET, HEAD"},
+		{"DELETE", "/game/abc", "GET, HEAD"},
+		{"POST", "/replay/abc", "GET, HEAD"},
+		{"PUT", "/rules/winther", "GET, HEAD"},
+		{"POST", "/static/js/board.js", "GET, HEAD"},
+		{"GET", "/web/verify", "POST"},
+		{"PUT", "/web/analyze", "POST"},
+		{"POST", "/web/presets", "GET, HEAD"},
+		{"DELETE", "/web/rules/chaturaji", "GET, HEAD"},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct {
+			Error struct{ Code, Message string }
+		}
+		err = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed || err != nil || e.Error.Code != "EMETHOD" || resp.Header.Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d %+v (%v), Allow %q; want 405 EMETHOD, Allow %q", tc.method, tc.path, resp.StatusCode, e, err, resp.Header.Get("Allow"), tc.allow)
+		}
+	}
+	for _, path := range []string{"/nowhere", "/web/nothing"} {
+		req, _ := http.NewRequest("POST", srv.URL+path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("POST %s: %d, want 404", path, resp.StatusCode)
+		}
+	}
+}
+
 // TestEndpoints posts good and bad requests to the client's own JSON
 // endpoints: a bad one gets an error that names what is wrong.
 func TestEndpoints(t *testing.T) {
