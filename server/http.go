@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -81,53 +80,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "took", time.Since(start))
 	})
-	if s.cop != nil {
-		h = s.cop.Handler(h)
-	}
-	return h
-}
-
-// crossOriginProtection refuses browsers' cross-origin POSTs, except from
-// the allowed origins; nil if any origin is allowed.
-func (s *Server) crossOriginProtection() *http.CrossOriginProtection {
-	cop := http.NewCrossOriginProtection()
-	for _, o := range s.cfg.Origins {
-		if o == "*" {
-			return nil
-		}
-		if err := cop.AddTrustedOrigin(strings.TrimSuffix(o, "/")); err != nil {
-			s.log.Warn("ignoring origin", "origin", o, "err", err)
-		}
-	}
-	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, Errorf(EFORBIDDEN, "cross-origin request from %q refused: only the server's own pages and allowed origins may act", r.Header.Get("Origin")))
-	}))
-	return cop
-}
-
-// originAllowed reports whether a request may open a WebSocket: it has no
-// Origin (it is not from a browser), or its Origin is the server's own host
-// or an allowed origin.
-func (s *Server) originAllowed(r *http.Request) bool {
-	o := r.Header.Get("Origin")
-	if o == "" {
-		return true
-	}
-	u, err := url.Parse(o)
-	if err == nil && strings.EqualFold(u.Host, r.Host) {
-		return true
-	}
-	return s.trusted(o)
-}
-
-// trusted reports whether origin o is one of the allowed origins.
-func (s *Server) trusted(o string) bool {
-	for _, a := range s.cfg.Origins {
-		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), o) {
-			return true
-		}
-	}
-	return false
+	return s.originGuard(h)
 }
 
 // cors sets the CORS headers: reads are open to every origin; allowed

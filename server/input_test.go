@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -121,5 +122,64 @@ func TestMethodNotAllowed(t *testing.T) {
 	for _, path := range []string{"/api/nothing", "/api/games/" + g.ID + "/nothing"} {
 		status, body := ts.request("DELETE", path, "", "")
 		wantError(t, status, body, http.StatusNotFound, server.ENOTFOUND)
+	}
+}
+
+// TestOriginScheme checks that an origin is its scheme and host together:
+// a page at http://host is not the server at https://host (nor the other
+// way round), whether it is the server's own host or an allowed origin,
+// for WebSockets and for writes.
+func TestOriginScheme(t *testing.T) {
+	cfg := testConfig()
+	cfg.Origins = []string{"https://client.example", "HTTP://Plain.Example/"}
+	ts := newTestServer(t, cfg, nil)
+	g := ts.create(fourHumans)
+	host := strings.TrimPrefix(ts.URL, "http://") // the server is plain HTTP
+	for _, c := range []struct {
+		name   string
+		header []string // request headers, name and value
+		ok     bool
+	}{
+		{"no origin: not a browser", nil, true},
+		{"the server's own origin", []string{"Origin", "http://" + host}, true},
+		{"the server's host over the other scheme", []string{"Origin", "https://" + host}, false},
+		{"the server's host over the other scheme, behind TLS", []string{"Origin", "http://" + host, "X-Forwarded-Proto", "https"}, false},
+		{"the server's own origin, behind TLS", []string{"Origin", "https://" + host, "X-Forwarded-Proto", "https"}, true},
+		{"same-origin by fetch metadata", []string{"Origin", "http://" + host, "Sec-Fetch-Site", "same-origin"}, true},
+		{"the server's host over the other scheme, by fetch metadata", []string{"Origin", "https://" + host, "Sec-Fetch-Site", "cross-site"}, false},
+		{"an allowed origin", []string{"Origin", "https://client.example"}, true},
+		{"an allowed origin by fetch metadata", []string{"Origin", "https://client.example", "Sec-Fetch-Site", "cross-site"}, true},
+		{"an allowed host over the other scheme", []string{"Origin", "http://client.example"}, false},
+		{"an allowed host over the other scheme, by fetch metadata", []string{"Origin", "http://client.example", "Sec-Fetch-Site", "cross-site"}, false},
+		{"an allowed origin written in capitals", []string{"Origin", "http://plain.example", "Sec-Fetch-Site", "cross-site"}, true},
+		{"the other scheme of an origin written in capitals", []string{"Origin", "https://plain.example", "Sec-Fetch-Site", "cross-site"}, false},
+		{"another origin", []string{"Origin", "https://evil.example"}, false},
+	} {
+		t.Run("WebSocket: "+c.name, func(t *testing.T) {
+			h := http.Header{}
+			for i := 0; i+1 < len(c.header); i += 2 {
+				h.Set(c.header[i], c.header[i+1])
+			}
+			cl, err := ts.tryDial(g.ID, "", 0, h)
+			if cl != nil {
+				cl.conn.CloseNow()
+			}
+			var de *dialError
+			switch {
+			case c.ok && err != nil:
+				t.Fatalf("refused: %v", err)
+			case !c.ok && (!errors.As(err, &de) || de.status != http.StatusForbidden):
+				t.Fatalf("dial: %v, want status 403", err)
+			}
+		})
+		t.Run("POST: "+c.name, func(t *testing.T) {
+			status, body := ts.request("POST", "/api/games", "", fourHumans, c.header...)
+			if c.ok && status != http.StatusCreated {
+				t.Fatalf("refused: %d %s", status, body)
+			}
+			if !c.ok {
+				wantError(t, status, body, http.StatusForbidden, server.EFORBIDDEN)
+			}
+		})
 	}
 }

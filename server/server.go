@@ -28,6 +28,7 @@ type Server struct {
 	requests *addrLimiter
 	conns    *connCounter                // WebSockets open by client address
 	cop      *http.CrossOriginProtection // nil if any origin is allowed
+	origins  []string                    // Config.Origins as browsers write them (normalOrigin); nil if any is allowed
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
