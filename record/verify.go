@@ -15,14 +15,14 @@ type Proof struct {
 	Signer string // the public key whose signature was checked; "" if no key was given
 }
 
-// Verify checks everything a record can prove, and returns the first
-// problem, an *Error naming the turn or tag and the token:
+// Verify checks everything a record can prove, in this order, and returns
+// the first problem, an *Error naming the turn or tag and the token:
 //
-//  1. every turn and action is legal, in order (Replay);
-//  2. the Result tag is present and is the replayed game's result;
-//  3. the game is over, so that the result is final;
-//  4. with dice: the Seed tag is revealed, the SeedHash tag is its
+//  1. with dice: the Seed tag is revealed, the SeedHash tag is its
 //     commitment, and every roll is the seed's (VerifyDice);
+//  2. every turn and action is legal, in order (Replay);
+//  3. the Result tag is present and is the replayed game's result;
+//  4. the game is over, so that the result is final;
 //  5. with a key (not nil): the Signature tag is key's signature of the
 //     record (CheckSignature).
 //
@@ -35,18 +35,7 @@ func (r *Record) Verify(key ed25519.PublicKey) (*Proof, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := r.Replay()
-	if err != nil {
-		return nil, err
-	}
-	result, ok := r.Tags.Get("Result")
-	if !ok {
-		return nil, &Error{Game: r.src.game, Tag: "Result", Err: fmt.Errorf("no Result tag after %d turns: a record must state its result", len(r.Turns))}
-	}
-	if !g.Finished() {
-		return nil, r.tagError("Result", result, fmt.Errorf("the game is not over after %d turns: only a finished game's record proves its result", len(r.Turns)))
-	}
-	p := &Proof{Turns: len(r.Turns), Result: result}
+	p := &Proof{Turns: len(r.Turns)}
 	if pr.Die != nil {
 		seed, ok := r.Tags.Get("Seed")
 		if !ok {
@@ -65,6 +54,18 @@ func (r *Record) Verify(key ed25519.PublicKey) (*Proof, error) {
 			}
 		}
 	}
+	g, err := r.Replay()
+	if err != nil {
+		return nil, err
+	}
+	result, ok := r.Tags.Get("Result")
+	if !ok {
+		return nil, &Error{Game: r.src.game, Tag: "Result", Err: fmt.Errorf("no Result tag after %d turns: a record must state its result", len(r.Turns))}
+	}
+	if !g.Finished() {
+		return nil, r.tagError("Result", result, fmt.Errorf("the game is not over after %d turns: only a finished game's record proves its result", len(r.Turns)))
+	}
+	p.Result = result
 	if key != nil {
 		if err := r.CheckSignature(key); err != nil {
 			return nil, err

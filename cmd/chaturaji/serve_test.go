@@ -222,7 +222,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 	path := filepath.Join(dir, "game.cgn")
 	os.WriteFile(path, text, 0o644)
 	out, err := exec.Command(bin, "verify", path).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), ": fair: ") {
+	if err != nil || !strings.Contains(string(out), ": proved: dice fair") {
 		t.Fatalf("verify: %v\n%s", err, out)
 	}
 
