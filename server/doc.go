@@ -14,6 +14,11 @@
 //	...
 //	srv.Shutdown(ctx)
 //
+// With Config.SigningKey the server signs the record of every finished game
+// it serves (GET /api/games/{id}/record, GET /api/records, ExportRecords)
+// and serves the public key at GET /api/key. Seeds are sealed at rest when
+// the store given to New is store.Sealed.
+//
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETOOLARGE,
 // ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in

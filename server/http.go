@@ -32,6 +32,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/games/{id}", s.handleGame)
 	mux.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
 	mux.HandleFunc("GET /api/records", s.handleRecords)
+	mux.HandleFunc("GET /api/key", s.handleKey)
 	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
 	mux.HandleFunc("POST /api/games/{id}/actions", s.handleAction)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
