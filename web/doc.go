@@ -7,7 +7,7 @@
 //	GET  /web/rules/{name}   one preset (house rules allowed) with its rules text
 //	GET  /web/players        the seat menus' choices, each with how it plays
 //	POST /web/analyze        the strong bot's best action, line and expected scores
-//	POST /web/verify         check a game record's dice against its revealed seed
+//	POST /web/verify         check a game record: dice, moves, result and signature
 //
 // The pages talk to the game server's API (/api/..., docs/api.md) from the
 // same origin; Handler serves everything else. Mount puts the two together

@@ -34,7 +34,9 @@ func postFuzzed(t *testing.T, url, body string) (int, []byte) {
 			t.Fatalf("body %q: answered %s, not JSON", body, b)
 		}
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
-		var e struct{ Error struct{ Code, Message string } }
+		var e struct {
+			Error struct{ Code, Message string }
+		}
 		if json.Unmarshal(b, &e) != nil || e.Error.Code == "" || e.Error.Message == "" {
 			t.Fatalf("body %q: refused with %d %s, not a JSON error", body, resp.StatusCode, b)
 		}

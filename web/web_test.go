@@ -196,3 +196,56 @@ func TestModulesAreChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyEndpoint checks POST /web/verify on the signed records of
+// ../record/testdata/signed: what it proves of each, and the state of its
+// signature with and without the key.
+func TestVerifyEndpoint(t *testing.T) {
+	srv := httptest.NewServer(web.Handler(web.Options{}))
+	defer srv.Close()
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "record", "testdata", "signed", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	key := strings.TrimSpace(read("test-key.pub"))
+	for _, tc := range []struct {
+		file, key string
+		ok        bool
+		signature string
+		problem   string
+	}{
+		{"signed.cgn", key, true, web.SignatureValid, ""},
+		{"signed.cgn", "", true, web.SignatureUnchecked, ""},
+		{"move-changed.cgn", "", true, web.SignatureUnchecked, ""},
+		{"move-changed.cgn", key, false, web.SignatureInvalid, "the record was changed after it was signed"},
+		{"truncated.cgn", "", false, web.SignatureUnchecked, "no Result tag"},
+		{"illegal.cgn", key, false, web.SignatureInvalid, "illegal action h1h8"},
+		{"result.cgn", "", false, web.SignatureUnchecked, `tag Result "54,2,13,10"`},
+	} {
+		body, _ := json.Marshal(web.VerifyRequest{Record: read(tc.file), Key: tc.key})
+		resp, err := http.Post(srv.URL+"/web/verify", "application/json", strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v web.Verification
+		err = json.NewDecoder(resp.Body).Decode(&v)
+		resp.Body.Close()
+		if err != nil || v.OK != tc.ok || v.Signature != tc.signature || !strings.Contains(v.Problem, tc.problem) || (tc.problem == "") != (v.Problem == "") {
+			t.Errorf("%s with key %q: %+v (%v); want ok %v, signature %s, problem with %q", tc.file, tc.key, v, err, tc.ok, tc.signature, tc.problem)
+		}
+		if v.OK && (v.Result != "2,54,13,10" || v.Rolls != 199 || v.Signer != key) {
+			t.Errorf("%s: %+v", tc.file, v)
+		}
+	}
+	resp, err := http.Post(srv.URL+"/web/verify", "application/json", strings.NewReader(`{"record": "", "key": "abc"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a malformed key: %d, want 400", resp.StatusCode)
+	}
+}
