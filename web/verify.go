@@ -34,16 +34,14 @@ type Verification struct {
 	// Seeded: the record has a Seed tag; without one (a game still going
 	// on) the dice cannot be checked yet.
 	Seeded bool `json:"seeded"`
-	// Rolls is the number of rolls in the record, Turns of turns.
-	Rolls int `json:"rolls"`
-	Turns int `json:"turns"`
+	Rolls  int  `json:"rolls"` // the number of rolls in the record
+	Turns  int  `json:"turns"` // the number of turns in the record
 	// Result is the game's result, once proved.
 	Result string `json:"result,omitempty"`
 	// Signature says what the Signature tag shows: SignatureValid,
-	// SignatureInvalid, SignatureNone or SignatureUnchecked; Signer is the
-	// key its Signer tag names.
+	// SignatureInvalid, SignatureNone or SignatureUnchecked.
 	Signature string `json:"signature"`
-	Signer    string `json:"signer,omitempty"`
+	Signer    string `json:"signer,omitempty"` // the key the Signer tag names, if any
 	// Problem says what is wrong, if anything.
 	Problem string `json:"problem,omitempty"`
 }

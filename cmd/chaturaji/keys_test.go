@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -129,9 +130,13 @@ func TestSealsOldSeeds(t *testing.T) {
 	if err := old.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
 	hs := &http.Server{Handler: old.Handler()}
-	addr := freeAddr(t)
-	go listenAndServe(hs, addr)
+	go hs.Serve(ln)
 	g := createFor(t, "http://"+addr, `{"seats": ["human", "human", "human", "human"]}`)
 	raw, err := st.Game(ctx, g.ID)
 	if err != nil || len(raw.Seed) != 32 {
@@ -159,12 +164,6 @@ func TestSealsOldSeeds(t *testing.T) {
 	if seed := liveSeed(t, db, filepath.Join(dir, keyFileName), g.ID); !bytes.Equal(seed, raw.Seed) {
 		t.Errorf("the sealed seed opens to %x, not %x", seed, raw.Seed)
 	}
-}
-
-// listenAndServe serves hs on addr until it is closed.
-func listenAndServe(hs *http.Server, addr string) {
-	hs.Addr = addr
-	hs.ListenAndServe()
 }
 
 // liveSeed reads a game's seed from the database with the key file.
