@@ -105,6 +105,14 @@ func TestKeyFile(t *testing.T) {
 	if _, err := os.Stat(keyPath); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused start made a key file: %v", err)
 	}
+	// Nor can export read the games without it.
+	out, err := exec.Command(bin, "export", "--db", "sqlite:"+db, "--status", "all").CombinedOutput()
+	if want := "its seed is sealed with key "; err == nil || !strings.Contains(string(out), want) {
+		t.Errorf("export without the key file: %v\n%s\nwant an error with %q", err, out, want)
+	}
+	if out, err := exec.Command(bin, "export", "--db", "sqlite:"+db, "--key-file", hidden).CombinedOutput(); err != nil || !strings.Contains(string(out), "[Signature ") {
+		t.Errorf("export with the key file: %v\n%s", err, out)
+	}
 
 	// Given its place, the key file opens the database again.
 	srv = startBinary(t, bin, addr, "sqlite:"+db, "--key-file", hidden)
