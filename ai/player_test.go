@@ -161,6 +161,15 @@ func TestNew(t *testing.T) {
 		{"strong?variety=0.5", true}, {"mcts?c=1.2&horizon=0", true},
 		{"level:9", false}, {"0", false}, {"best", false}, {"strong?speed=3", false},
 		{"strong?variety=-1", false}, {"greedy?variety=1", false},
+		// Not finite numbers: a NaN weight makes every value NaN.
+		{"strong?material=NaN", false}, {"strong?material=nan", false}, {"strong?temp=Inf", false},
+		{"strong?variety=%2BInf", false}, {"mcts?c=-Inf", false}, {"strong?spite=1e400", false},
+		// Chances above 1, counts that are not whole or overflow.
+		{"strong?blunder=1", true}, {"strong?blunder=1.5", false}, {"mcts?epsilon=2", false},
+		{"strong?leader=3", false}, {"strong?nodes=1.5", false}, {"strong?nodes=1e30", false},
+		{"mcts?horizon=1e19", false}, {"strong?nodes=1e6", true},
+		// A setting given twice.
+		{"strong?nodes=1&nodes=2", false},
 	} {
 		_, err := ai.New(tc.spec, 1)
 		if (err == nil) != tc.ok {

@@ -2,7 +2,10 @@ package ai
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -34,6 +37,9 @@ import (
 // and the evaluation's Weights, for tuning: material, spite, pawn, strength,
 // exposure, approach, lattice, hazard, insurance, loot, defend,
 // threat0..threat3.
+//
+// Each setting is given at most once, as a finite number of at least 0;
+// blunder, epsilon and leader are at most 1, nodes and horizon whole.
 //
 // A player is deterministic for a given seed when its budget is in nodes.
 func New(spec string, seed uint64) (Player, error) {
@@ -88,13 +94,34 @@ func newFamily(family, name string, o Options, seed uint64) Player {
 	return newStar(name, bestReply, o, seed)
 }
 
-// set applies settings to the options.
+// maxCount bounds the settings that count (nodes, horizon), so that they
+// convert to integers exactly.
+const maxCount = 1 << 40
+
+// set applies settings to the options. Every value is a finite number of
+// at least 0 (a NaN or infinite weight would poison every value the search
+// compares), given once; chances (blunder, epsilon) and the leader's weight
+// are at most 1; counts (nodes, horizon) are whole numbers up to maxCount.
 func (o *Options) set(settings url.Values) error {
-	for key, vals := range settings {
-		v := vals[len(vals)-1]
+	for _, key := range slices.Sorted(maps.Keys(settings)) {
+		vals := settings[key]
+		if len(vals) > 1 {
+			return fmt.Errorf("setting %s given %d times", key, len(vals))
+		}
+		v := vals[0]
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 {
-			return fmt.Errorf("setting %s=%q: want a number of at least 0", key, v)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+			return fmt.Errorf("setting %s=%q: want a finite number of at least 0", key, v)
+		}
+		switch key {
+		case "blunder", "epsilon", "leader":
+			if f > 1 {
+				return fmt.Errorf("setting %s=%q: want a number from 0 to 1", key, v)
+			}
+		case "nodes", "horizon":
+			if f != math.Trunc(f) || f > maxCount {
+				return fmt.Errorf("setting %s=%q: want a whole number from 0 to %d", key, v, int64(maxCount))
+			}
 		}
 		switch key {
 		case "variety":

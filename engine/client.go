@@ -190,60 +190,83 @@ func (c *Client) Analyze(ctx context.Context, p *rules.Position, b ai.Budget) (a
 	}
 	limit := time.NewTimer(b.Time + c.Patience)
 	defer limit.Stop()
-	var complaints []string
+	ans := &answer{p: p}
 	for {
 		var line string
 		var ok bool
 		select {
 		case line, ok = <-c.lines:
 			if !ok {
-				return a, c.fail(c.exitError())
+				return ans.a, c.fail(c.exitError())
 			}
 		case <-ctx.Done():
-			return a, c.abandon(fmt.Errorf("engine: %s: no bestaction before the host's deadline (%v)", c.cmdline, context.Cause(ctx)))
+			return ans.a, c.abandon(fmt.Errorf("engine: %s: no bestaction before the host's deadline (%v)", c.cmdline, context.Cause(ctx)))
 		case <-limit.C:
-			return a, c.abandon(fmt.Errorf("engine: %s: no bestaction within %v", c.cmdline, b.Time+c.Patience))
+			return ans.a, c.abandon(fmt.Errorf("engine: %s: no bestaction within %v", c.cmdline, b.Time+c.Patience))
 		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
+		done, err := ans.read(line)
+		if err != nil {
+			return ans.a, fmt.Errorf("engine: %s: %w", c.cmdline, err)
 		}
-		switch f[0] {
-		case "info":
-			var got ai.Analysis
-			text, err := parseInfo(pr, f[1:], &got)
-			switch {
-			case err != nil:
-				complaints = append(complaints, err.Error())
-			case text != "":
-				if msg, isErr := strings.CutPrefix(text, "error: "); isErr {
-					complaints = append(complaints, msg)
-				}
-			default:
-				a = got
-			}
-		case "bestaction":
-			if len(f) != 2 {
-				return a, fmt.Errorf("engine: %s: malformed reply %q", c.cmdline, line)
-			}
-			if f[1] == "none" {
-				why := "it gave no reason"
-				if len(complaints) > 0 {
-					why = strings.Join(complaints, "; ")
-				}
-				return a, fmt.Errorf("engine: %s: no action: %s", c.cmdline, why)
-			}
-			act, err := rules.ParseAction(pr, f[1])
-			if err != nil || !p.IsLegal(act) {
-				return a, fmt.Errorf("engine: %s: illegal bestaction %q in %s", c.cmdline, f[1], p)
-			}
-			a.Best = act
-			if len(a.Line) == 0 || a.Line[0] != act {
-				a.Line = []rules.Action{act}
-			}
-			return a, nil
+		if done {
+			return ans.a, nil
 		}
 	}
+}
+
+// answer is an engine's answer to go in position p, read line by line:
+// info lines, then the bestaction.
+type answer struct {
+	p          *rules.Position
+	a          ai.Analysis // the last good info line's, then the best action
+	complaints []string    // malformed info lines and "info string error: ..."
+}
+
+// read takes one line of the answer and reports whether it was the
+// bestaction, a legal one of p. Lines it does not know are skipped; an
+// info line it cannot read is a complaint, shown if no action comes.
+func (ans *answer) read(line string) (done bool, err error) {
+	pr := ans.p.Preset()
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false, nil
+	}
+	switch f[0] {
+	case "info":
+		var got ai.Analysis
+		text, err := parseInfo(pr, f[1:], &got)
+		switch {
+		case err != nil:
+			ans.complaints = append(ans.complaints, err.Error())
+		case text != "":
+			if msg, isErr := strings.CutPrefix(text, "error: "); isErr {
+				ans.complaints = append(ans.complaints, msg)
+			}
+		default:
+			ans.a = got
+		}
+	case "bestaction":
+		if len(f) != 2 {
+			return false, fmt.Errorf("malformed reply %q", line)
+		}
+		if f[1] == "none" {
+			why := "it gave no reason"
+			if len(ans.complaints) > 0 {
+				why = strings.Join(ans.complaints, "; ")
+			}
+			return false, fmt.Errorf("no action: %s", why)
+		}
+		act, err := rules.ParseAction(pr, f[1])
+		if err != nil || !ans.p.IsLegal(act) {
+			return false, fmt.Errorf("illegal bestaction %q in %s", f[1], ans.p)
+		}
+		ans.a.Best = act
+		if len(ans.a.Line) == 0 || ans.a.Line[0] != act {
+			ans.a.Line = []rules.Action{act}
+		}
+		return true, nil
+	}
+	return false, nil
 }
 
 // abandon stops a search the client no longer waits for: it sends stop and

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,10 @@ func formatInfo(pr *rules.Preset, a ai.Analysis) string {
 	}
 	return b.String()
 }
+
+// maxInfoMS is the longest time an info line may report, in milliseconds:
+// the most a time.Duration holds.
+const maxInfoMS = math.MaxInt64 / int64(time.Millisecond)
 
 // parseInfo reads the fields of an info line (without the word "info") into
 // a: depth, nodes, time, score and pv. A string field is returned as text.
@@ -61,7 +66,7 @@ func parseInfo(pr *rules.Preset, fields []string, a *ai.Analysis) (text string, 
 		switch key {
 		case "depth", "nodes", "time":
 			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 {
+			if err != nil || n < 0 || key == "time" && n > maxInfoMS {
 				return "", fmt.Errorf("info %s %q: want a whole number", key, v)
 			}
 			switch key {
@@ -80,8 +85,8 @@ func parseInfo(pr *rules.Preset, fields []string, a *ai.Analysis) (text string, 
 			}
 			for j, s := range seats {
 				f, err := strconv.ParseFloat(parts[j], 64)
-				if err != nil {
-					return "", fmt.Errorf("info score %q: %q is not a number", v, parts[j])
+				if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+					return "", fmt.Errorf("info score %q: %q is not a finite number", v, parts[j])
 				}
 				a.Expected[s] = f
 			}

@@ -40,7 +40,10 @@ func TestParseInfo(t *testing.T) {
 		{"a field without value", "depth", "", "info depth: no value"},
 		{"a bad number", "nodes many", "", `info nodes "many": want a whole number`},
 		{"too few scores", "score 1,2,3", "", `info score "1,2,3": want 4 numbers`},
-		{"a bad score", "score 1,2,x,4", "", `info score "1,2,x,4": "x" is not a number`},
+		{"a bad score", "score 1,2,x,4", "", `info score "1,2,x,4": "x" is not a finite number`},
+		{"a score that is not a number", "score 1,NaN,3,4", "", `info score "1,NaN,3,4": "NaN" is not a finite number`},
+		{"an infinite score", "score 1,2,3,-Inf", "", `info score "1,2,3,-Inf": "-Inf" is not a finite number`},
+		{"a time past what a duration holds", "time 9999999999999999", "", `info time "9999999999999999": want a whole number`},
 		{"a bad action in the line", "pv d2d3 e9", "", `info pv: "e9" is not an action`},
 	}
 	for _, tt := range tests {

@@ -23,5 +23,8 @@
 // and never written.
 //
 // Parse checks the form; Replay checks the game against the rules and the
-// Result tag; VerifyDice checks the dice against the Seed and SeedHash tags.
+// Result tag; VerifyDice checks the dice against the Seed and SeedHash tags;
+// Verify checks all a record can prove: legal actions, the result of a
+// finished game, fair dice and, given a public key, the Signature tag that
+// Sign writes (ed25519 over SignedBytes).
 package record

@@ -9,8 +9,9 @@ import (
 	"github.com/chaturaji/chaturaji/record"
 )
 
-// FuzzParse checks that Parse never panics and that what it reads prints in
-// a form that reads back to the same records and prints the same again.
+// FuzzParse checks that Parse never panics, nor Replay and Verify on what
+// it reads, and that what it reads prints in a form that reads back to the
+// same records and prints the same again.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.cgn"))
 	for _, path := range files {
@@ -29,6 +30,9 @@ func FuzzParse(f *testing.F) {
 		for _, r := range recs {
 			r.Replay()
 			r.VerifyDice()
+			if p, err := r.Verify(testPublic); err == nil && p.Signer == "" {
+				t.Fatalf("verified with a key, but the proof names no signer:\n%s", r)
+			}
 		}
 		var b strings.Builder
 		if err := record.WriteAll(&b, recs); err != nil {
@@ -50,6 +54,27 @@ func FuzzParse(f *testing.F) {
 		record.WriteAll(&c, back)
 		if c.String() != b.String() {
 			t.Fatalf("printing is not stable:\n%s\nthen\n%s", b.String(), c.String())
+		}
+	})
+}
+
+// FuzzParsePublicKey: any text is refused with a "record:" error or is a
+// public key that prints back as the same text.
+func FuzzParsePublicKey(f *testing.F) {
+	f.Add(record.FormatPublicKey(testPublic))
+	f.Add(strings.ToUpper(record.FormatPublicKey(testPublic)))
+	f.Add("")
+	f.Add("zz")
+	f.Fuzz(func(t *testing.T, s string) {
+		k, err := record.ParsePublicKey(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "record: ") {
+				t.Fatalf("%q: error %q lacks the package name", s, err)
+			}
+			return
+		}
+		if record.FormatPublicKey(k) != s {
+			t.Fatalf("%q parsed to a key written %s", s, record.FormatPublicKey(k))
 		}
 	})
 }

@@ -124,13 +124,16 @@ func ParseAction(pr *Preset, s string) (Action, error) {
 		}
 	}
 	if len(s) == 4 && s[1] == '@' {
+		// Only kings are ever dropped (winther's drop right, an exchanged
+		// king, fr2's free return, martian's monarch), so a drop of any
+		// other kind is malformed whatever the position.
 		k := NoKind
 		if s[0] < 128 {
 			k = pr.letterKind[s[0]]
 		}
 		sq, err := ParseSquare(s[2:])
-		if k == NoKind || err != nil {
-			return 0, fmt.Errorf("rules: invalid drop %q: want a piece letter of %s, @ and a square, like K@e4", s, pr.Name)
+		if k != King || err != nil {
+			return 0, fmt.Errorf("rules: invalid drop %q: want the king's letter of %s (%c), @ and a square, like %c@e4", s, pr.Name, pr.Pieces[King].Letter, pr.Pieces[King].Letter)
 		}
 		return DropAction(k, sq), nil
 	}

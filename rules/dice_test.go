@@ -239,3 +239,38 @@ func TestRolls(t *testing.T) {
 		t.Errorf("the zero roll prints %q, want -", got)
 	}
 }
+
+// FuzzParseSeed: any input either fails with a "rules:" error or is 64
+// hexadecimal digits (either case) that the seed prints back in lower
+// case, a form that parses to the same seed.
+func FuzzParseSeed(f *testing.F) {
+	for _, s := range []string{
+		rules.SeedFromInt(1).String(),
+		strings.Repeat("0", 64),
+		strings.Repeat("0", 63),
+		strings.Repeat("0", 65),
+		strings.Repeat("g", 64),
+		strings.ToUpper(rules.SeedFromInt(2).String()),
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		seed, err := rules.ParseSeed(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "rules: ") {
+				t.Fatalf("%q: error %q lacks the package name", s, err)
+			}
+			return
+		}
+		if !strings.EqualFold(seed.String(), s) {
+			t.Fatalf("%q parsed to a seed written %s", s, seed)
+		}
+		if back, err := rules.ParseSeed(seed.String()); err != nil || back != seed {
+			t.Fatalf("%q: its print %s parses to %v, %v", s, seed, back, err)
+		}
+		if _, err := rules.ParseSeed(seed.Commitment()); err != nil {
+			t.Fatalf("the commitment %s of %s does not parse as a seed: %v", seed.Commitment(), s, err)
+		}
+	})
+}

@@ -3,12 +3,15 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 )
@@ -24,6 +27,15 @@ type Message struct {
 	// Seq, if not 0, is the number of the last event the client saw: the
 	// action is refused (ECONFLICT) if the game has moved on since.
 	Seq int64 `json:"seq,omitempty"`
+}
+
+// check refuses what no game could take, before the game's loop sees it:
+// an event number below 0 is malformed (EINVALID), not stale.
+func (m *Message) check() error {
+	if m.Seq < 0 {
+		return Errorf(EINVALID, "seq %d: want the number of an event, from 1 (or 0 for none)", m.Seq)
+	}
+	return nil
 }
 
 // handleCreate is POST /api/games.
@@ -117,7 +129,7 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		var rp *replayed
 		rp, err = s.read(r.Context(), id)
 		if err == nil {
-			text = gameRecord(rp.game, rp.info, rp.takeovers, rp.game.Finished()).String()
+			text = gameRecord(rp.game, rp.info, rp.takeovers, rp.game.Finished(), s.cfg.SigningKey).String()
 		}
 	}
 	if err != nil {
@@ -127,6 +139,18 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write([]byte(text))
+}
+
+// handleKey is GET /api/key: the public key that signs the records of the
+// server's finished games, in hexadecimal, as `chaturaji verify --key`
+// takes it.
+func (s *Server) handleKey(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.SigningKey == nil {
+		s.fail(w, r, Errorf(ENOTFOUND, "this server does not sign its records"))
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, record.FormatPublicKey(s.cfg.SigningKey.Public().(ed25519.PublicKey))+"\n")
 }
 
 // listFilter reads the games a list asks for: ?status=live or finished,
@@ -160,7 +184,7 @@ func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	x := Export{Status: f.Status, Limit: f.Limit, Rules: r.URL.Query().Get("rules")}
+	x := Export{Status: f.Status, Limit: f.Limit, Rules: r.URL.Query().Get("rules"), Key: s.cfg.SigningKey}
 	var b bytes.Buffer // whole, so that a failure halfway sends an error, not half a file
 	if _, err := ExportRecords(r.Context(), s.store, &b, x); err != nil {
 		s.fail(w, r, err)
@@ -235,6 +259,10 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 	}
 	if m.Kind != "" && m.Kind != "action" {
 		s.fail(w, r, Errorf(EINVALID, "kind %q: want \"action\" or none", m.Kind))
+		return
+	}
+	if err := m.check(); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	if err := s.act(r.Context(), l, seat, &m); err != nil {

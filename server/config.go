@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/ed25519"
 	"net/netip"
 	"runtime"
 	"time"
@@ -8,6 +9,10 @@ import (
 
 // Config tunes a Server. The zero value of a field means its default.
 type Config struct {
+	// SigningKey signs the records of finished games (record.Sign); its
+	// public key is served at GET /api/key. Nil: records are not signed.
+	SigningKey ed25519.PrivateKey
+
 	// Origins are the browser origins, besides the server's own, that may
 	// act and open WebSockets, such as "https://example.org"; "*" allows
 	// any.

@@ -19,9 +19,13 @@
 // front door, where the per-client limits of Config apply (limit.go,
 // client.go) and the metrics count it (metrics.go, exposed at /metrics with
 // github.com/prometheus/client_golang).
+// With Config.SigningKey the server signs the record of every finished game
+// it serves (GET /api/games/{id}/record, GET /api/records, ExportRecords)
+// and serves the public key at GET /api/key. Seeds are sealed at rest when
+// the store given to New is store.Sealed.
 //
 // Every error the API returns is an *Error with one of the codes EINVALID,
-// EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, ECONFLICT, ETOOLARGE, ETOOMANY,
-// EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in
+// EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETOOLARGE,
+// ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in
 // one place (see StatusCode).
 package server

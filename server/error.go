@@ -12,6 +12,7 @@ const (
 	EUNAUTHORIZED = "EUNAUTHORIZED" // no seat token, or one that opens no seat of the game: 401
 	EFORBIDDEN    = "EFORBIDDEN"    // a cross-origin browser request: 403
 	ENOTFOUND     = "ENOTFOUND"     // no such game or endpoint: 404
+	EMETHOD       = "EMETHOD"       // the endpoint does not take the request's method (Allow lists those it takes): 405
 	ECONFLICT     = "ECONFLICT"     // not the seat's turn, a stale event number, the game is over: 409
 	ETOOLARGE     = "ETOOLARGE"     // a body or message over the size limit: 413
 	ETOOMANY      = "ETOOMANY"      // over the rate limit: 429
@@ -25,6 +26,7 @@ var statusCodes = map[string]int{
 	EUNAUTHORIZED: http.StatusUnauthorized,
 	EFORBIDDEN:    http.StatusForbidden,
 	ENOTFOUND:     http.StatusNotFound,
+	EMETHOD:       http.StatusMethodNotAllowed,
 	ECONFLICT:     http.StatusConflict,
 	ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	ETOOMANY:      http.StatusTooManyRequests,

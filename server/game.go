@@ -417,9 +417,9 @@ func (l *live) snapshot() {
 }
 
 // record returns the game's record; the seed is left out while the game
-// goes on.
+// goes on, and once it is over the server signs it.
 func (l *live) record() *record.Record {
-	return gameRecord(l.game, l.info, l.takeovers, l.over)
+	return gameRecord(l.game, l.info, l.takeovers, l.over, l.srv.cfg.SigningKey)
 }
 
 // decider returns the seat that decides now and its index, or -1 if no one

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,10 +8,12 @@ import (
 	"math"
 	"mime"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chaturaji/chaturaji/internal/allow"
+	"github.com/chaturaji/chaturaji/internal/strictjson"
 )
 
 // Handler returns the server's HTTP handler: the API under /api/, the
@@ -103,14 +104,34 @@ func (s *Server) routes() {
 	handle("GET /api/games/{id}", General, http.HandlerFunc(s.handleGame))
 	handle("GET /api/games/{id}/record", General, http.HandlerFunc(s.handleRecord))
 	handle("GET /api/records", Costly, http.HandlerFunc(s.handleRecords)) // replays up to 500 games
+	handle("GET /api/key", General, http.HandlerFunc(s.handleKey))
 	handle("GET /api/games/{id}/events", General, http.HandlerFunc(s.handleEvents))
 	handle("POST /api/games/{id}/actions", General, http.HandlerFunc(s.handleAction))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
-	handle("/api/", General, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, Errorf(ENOTFOUND, "no endpoint %s %s", r.Method, r.URL.Path))
-	}))
+	for _, catchAll := range apiCatchAlls {
+		handle(catchAll, General, s.noEndpoint(mux))
+	}
 	s.apiMux, s.api = mux, s.guard(mux)
+}
+
+// apiCatchAlls are the patterns that take every request of the API's paths
+// that no endpoint takes, to answer it with the API's JSON error.
+var apiCatchAlls = []string{"/api/", "/healthz", "/metrics"}
+
+// noEndpoint answers a request no endpoint takes: 405 with Allow if its
+// path has endpoints for other methods, else 404. (ServeMux would say 405
+// itself, but in plain text, and not past a catch-all.)
+func (s *Server) noEndpoint(mux *http.ServeMux) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if methods := allow.Methods(mux, r, append(apiCatchAlls, "OPTIONS /api/")...); len(methods) > 0 {
+			list := strings.Join(methods, ", ")
+			w.Header().Set("Allow", list)
+			s.fail(w, r, Errorf(EMETHOD, "%s %s: the endpoint takes %s", r.Method, r.URL.Path, list))
+			return
+		}
+		s.fail(w, r, Errorf(ENOTFOUND, "no endpoint %s %s", r.Method, r.URL.Path))
+	}
 }
 
 // guard wraps the API in its protections: panics become EINTERNAL,
@@ -133,53 +154,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "client", infoOf(r).client, "took", time.Since(start))
 	})
-	if s.cop != nil {
-		h = s.cop.Handler(h)
-	}
-	return h
-}
-
-// crossOriginProtection refuses browsers' cross-origin POSTs, except from
-// the allowed origins; nil if any origin is allowed.
-func (s *Server) crossOriginProtection() *http.CrossOriginProtection {
-	cop := http.NewCrossOriginProtection()
-	for _, o := range s.cfg.Origins {
-		if o == "*" {
-			return nil
-		}
-		if err := cop.AddTrustedOrigin(strings.TrimSuffix(o, "/")); err != nil {
-			s.log.Warn("ignoring origin", "origin", o, "err", err)
-		}
-	}
-	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, Errorf(EFORBIDDEN, "cross-origin request from %q refused: only the server's own pages and allowed origins may act", r.Header.Get("Origin")))
-	}))
-	return cop
-}
-
-// originAllowed reports whether a request may open a WebSocket: it has no
-// Origin (it is not from a browser), or its Origin is the server's own host
-// or an allowed origin.
-func (s *Server) originAllowed(r *http.Request) bool {
-	o := r.Header.Get("Origin")
-	if o == "" {
-		return true
-	}
-	u, err := url.Parse(o)
-	if err == nil && strings.EqualFold(u.Host, r.Host) {
-		return true
-	}
-	return s.trusted(o)
-}
-
-// trusted reports whether origin o is one of the allowed origins.
-func (s *Server) trusted(o string) bool {
-	for _, a := range s.cfg.Origins {
-		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), o) {
-			return true
-		}
-	}
-	return false
+	return s.originGuard(h)
 }
 
 // cors sets the CORS headers: reads are open to every origin; allowed
@@ -242,8 +217,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // readJSON reads a request's JSON body into v: it must be declared
 // application/json (a browser cannot send that across origins without
-// asking first), fit in Config.MaxBody, and hold one object with no unknown
-// fields.
+// asking first), fit in Config.MaxBody, and be read strictly
+// (strictjson.Decode: one object, keys exactly as documented and each once,
+// strings in UTF-8).
 func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	ct := r.Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
@@ -260,25 +236,8 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil {
 		return Errorf(EINVALID, "reading the body: %v", err)
 	}
-	if err := decodeStrict(data, v); err != nil {
+	if err := strictjson.Decode(data, v); err != nil {
 		return Errorf(EINVALID, "malformed JSON body: %v", err)
-	}
-	return nil
-}
-
-// decodeStrict decodes one JSON object into v, refusing unknown fields and
-// anything after the object.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if err := dec.Decode(&struct{}{}); err != io.EOF {
-		if err == nil {
-			err = errors.New("more than one JSON value")
-		}
-		return err
 	}
 	return nil
 }

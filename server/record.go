@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/ed25519"
 	"fmt"
 	"strings"
 
@@ -41,8 +42,11 @@ func (t takeover) String() string {
 // (their names, else "human" or the bot they started with), the date, the
 // game's id, the seats bots took over (the Takeover tag), the SeedHash and,
 // once the game is over, the Seed, so that anyone can check every roll
-// with `chaturaji verify`.
-func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, over bool) *record.Record {
+// with `chaturaji verify`, and, with a key, the server's signature
+// (record.Sign), so that anyone with the server's public key can check
+// that it comes unchanged from the server. A live game's record is never
+// signed: it is not the game's final record.
+func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, over bool, key ed25519.PrivateKey) *record.Record {
 	tags := []record.Tag{{Name: "Site", Value: "chaturaji server"}, {Name: "Game", Value: info.ID}}
 	tags = append(tags, record.Tag{Name: "Date", Value: info.Created.UTC().Format("2006.01.02")})
 	for i, s := range g.Preset().Seats() {
@@ -68,6 +72,10 @@ func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, over bool
 	r := record.FromGame(g, tags...)
 	if !over {
 		r.Tags.Delete("Seed")
+		return r
+	}
+	if key != nil {
+		r.Sign(key)
 	}
 	return r
 }

@@ -29,6 +29,9 @@ func replay(info *store.Game, events []store.Event) (*replayed, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", info.ID, err)
 	}
+	if store.IsSealed(info.Seed) {
+		return nil, fmt.Errorf("game %s: its seed is sealed with key %s, and the store was opened without a seed key: open it with store.Sealed (chaturaji: --key-file)", info.ID, store.SealedKeyID(info.Seed))
+	}
 	if len(info.Seed) != len(rules.Seed{}) {
 		return nil, fmt.Errorf("game %s: seed of %d bytes", info.ID, len(info.Seed))
 	}

@@ -31,6 +31,7 @@ type Server struct {
 	api      http.Handler                // the API, /healthz and /metrics, guarded (routes)
 	apiMux   *http.ServeMux              // the same, unguarded: it tells a request's route
 	classes  map[string]Class            // the class of each of apiMux's patterns
+	origins  []string                    // Config.Origins as browsers write them (normalOrigin); nil if any is allowed
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex

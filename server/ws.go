@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chaturaji/chaturaji/internal/strictjson"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 	"github.com/coder/websocket"
@@ -300,12 +301,16 @@ func (c *wsConn) read(ctx context.Context, cancel context.CancelFunc) {
 func (c *wsConn) handle(ctx context.Context, data []byte) {
 	start := time.Now()
 	var m Message
-	if err := decodeStrict(data, &m); err != nil {
+	if err := strictjson.Decode(data, &m); err != nil {
 		c.sendError(ctx, Errorf(EINVALID, "malformed JSON message: %v", err), "")
 		return
 	}
 	if m.Kind != "action" {
 		c.sendError(ctx, Errorf(EINVALID, "unknown message kind %q: want \"action\"", m.Kind), m.Action)
+		return
+	}
+	if err := m.check(); err != nil {
+		c.sendError(ctx, err, m.Action)
 		return
 	}
 	if c.seat < 0 {

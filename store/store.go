@@ -6,6 +6,12 @@
 // before it returns, so an event the server has acknowledged survives a
 // crash; the expected sequence number makes concurrent writers conflict
 // instead of overwriting each other.
+//
+// Seeds at rest are sealed (seal.go): Sealed wraps a Store so that it keeps
+// each game's dice seed encrypted with AES-256-GCM under a key held outside
+// the database, and SealSeeds seals the plain seeds of a database from
+// before. A copy of the database without the key reveals no live game's
+// dice.
 package store
 
 import (
@@ -40,7 +46,7 @@ type Seat struct {
 type Game struct {
 	ID        string    // chosen by the caller; CreateGame refuses one already taken
 	Rules     string    // preset name with house-rule options, as in the record's Rules tag
-	Seed      []byte    // 32 bytes; revealed only when the game is over
+	Seed      []byte    // 32 bytes; revealed only when the game is over; sealed at rest by Sealed
 	SeedHash  string    // hex SHA-256 of Seed, published at the start
 	Start     string    // start position string
 	Seats     []Seat    // one per seat of the preset, in seat order (South first)
@@ -89,6 +95,11 @@ type Store interface {
 	// Finish marks the game finished with its result and reveals the seed
 	// (already stored; Finish only changes the status and result).
 	Finish(ctx context.Context, id string, result string) error
+	// ReplaceSeed replaces a game's stored seed with seed if it is old, as
+	// SealSeeds does to seal a plain one; ErrConflict if it is not old
+	// (another writer replaced it first), ErrNotFound if there is no such
+	// game. Updated does not move: the game did not change.
+	ReplaceSeed(ctx context.Context, id string, old, seed []byte) error
 	// Close releases the store's resources.
 	Close() error
 }

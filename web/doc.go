@@ -8,7 +8,7 @@
 //	                         in Markdown and in HTML (rendered by goldmark)
 //	GET  /web/players        the seat menus' choices, each with how it plays
 //	POST /web/analyze        the strong bot's best action, line and expected scores
-//	POST /web/verify         check a game record's dice against its revealed seed
+//	POST /web/verify         check a game record: dice, moves, result and signature
 //
 // The pages talk to the game server's API (/api/..., docs/api.md) from the
 // same origin; Handler serves everything else. Mount puts the two together
@@ -16,6 +16,9 @@
 // the rest to the client, all behind the server's limits and metrics):
 //
 //	http.ListenAndServe(addr, web.Mount(srv, web.Options{}))
+//
+// Bodies are read as the API reads them (package internal/strictjson), and
+// a method a path does not take gets 405 with Allow and a JSON error.
 //
 // The JavaScript is plain ES modules checked by `// @ts-check` and JSDoc
 // types: there is no build step.

@@ -184,8 +184,9 @@ func TestFinishAndReplay(t *testing.T) {
 	// The dice, checked in the page against the seed and its hash.
 	must(t, p.ClickElement("#verify"))
 	must(t, p.Wait(`document.querySelector('#verify-result.ok')`, 10*time.Second))
+	must(t, p.Wait(`document.querySelector('#verify-result').textContent.includes('Signed by')`, 10*time.Second))
 	msg := eval[string](t, p, `document.querySelector('#verify-result').textContent`)
-	if !strings.Contains(msg, "in this page") {
+	if !strings.Contains(msg, "in this page") || !strings.Contains(msg, "turns are legal") || !strings.Contains(msg, "✓ Signed by this server's key") {
 		t.Errorf("verify says %q", msg)
 	}
 	href := eval[string](t, p, `document.querySelector('#download').href`)

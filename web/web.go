@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chaturaji/chaturaji/internal/allow"
+	"github.com/chaturaji/chaturaji/internal/strictjson"
 	"github.com/chaturaji/chaturaji/server"
 )
 
@@ -119,9 +121,15 @@ func newSite(opts Options) *site {
 	handle("POST /web/analyze", server.Costly, s.handleAnalyze) // a search of up to AnalyzeTime
 	handle("POST /web/verify", server.Costly, s.handleVerify)   // a replay of a record of up to MaxBody
 	handle("/web/", server.General, func(w http.ResponseWriter, r *http.Request) {
-		fail(w, http.StatusNotFound, "no endpoint %s %s", r.Method, r.URL.Path)
+		if !wrongMethod(mux, w, r) {
+			fail(w, http.StatusNotFound, "no endpoint %s %s", r.Method, r.URL.Path)
+		}
 	})
-	handle("/", server.General, s.notFound)
+	handle("/", server.General, func(w http.ResponseWriter, r *http.Request) {
+		if !wrongMethod(mux, w, r) {
+			s.notFound(w, r)
+		}
+	})
 	s.mux = mux
 	return s
 }
@@ -134,6 +142,21 @@ func (s *site) route(r *http.Request) (string, server.Class) {
 		return pattern, server.Costly
 	}
 	return pattern, server.General
+}
+
+// wrongMethod answers 405 with Allow, as the game server's API does, if
+// r's path is served for other methods than r's; it reports whether it
+// did. (ServeMux would say 405 itself, but in plain text, and not past a
+// catch-all.)
+func wrongMethod(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) bool {
+	methods := allow.Methods(mux, r, "/", "/web/")
+	if len(methods) == 0 {
+		return false
+	}
+	list := strings.Join(methods, ", ")
+	w.Header().Set("Allow", list)
+	fail(w, http.StatusMethodNotAllowed, "%s %s: this takes %s", r.Method, r.URL.Path, list)
+	return true
 }
 
 // loadFiles reads every embedded file once, with its ETag.
@@ -235,6 +258,7 @@ type errorBody struct {
 var codes = map[int]string{
 	http.StatusBadRequest:            "EINVALID",
 	http.StatusNotFound:              "ENOTFOUND",
+	http.StatusMethodNotAllowed:      "EMETHOD",
 	http.StatusRequestEntityTooLarge: "ETOOLARGE",
 	http.StatusServiceUnavailable:    "EUNAVAILABLE",
 	http.StatusInternalServerError:   "EINTERNAL",
@@ -260,26 +284,24 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // readJSON reads a request's JSON body into v: declared application/json
-// (so no other site's form can post it), within the size limit, one object
-// with no unknown fields.
+// (so no other site's form can post it), within the size limit, and read
+// strictly as the game server's API reads its bodies (strictjson.Decode:
+// one object, keys exactly as documented and each once, UTF-8).
 func (s *site) readJSON(w http.ResponseWriter, r *http.Request, v any) (status int, err error) {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return http.StatusBadRequest, errors.New("the body must be JSON sent with Content-Type: application/json")
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
-	dec.DisallowUnknownFields()
-	err = dec.Decode(v)
-	if err == nil {
-		if err = dec.Decode(&struct{}{}); err == io.EOF {
-			return 0, nil
-		} else if err == nil {
-			err = errors.New("more than one JSON value")
-		}
-	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over the limit of %d bytes", tooBig.Limit)
 	}
-	return http.StatusBadRequest, errors.New("malformed JSON body: " + err.Error())
+	if err != nil {
+		return http.StatusBadRequest, fmt.Errorf("reading the body: %v", err)
+	}
+	if err := strictjson.Decode(data, v); err != nil {
+		return http.StatusBadRequest, errors.New("malformed JSON body: " + err.Error())
+	}
+	return 0, nil
 }

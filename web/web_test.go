@@ -70,6 +70,50 @@ func TestMount(t *testing.T) {
 	}
 }
 
+// TestMethodNotAllowed checks that every page, file and endpoint of the
+// client answers a method it does not take with 405, an Allow header and
+// the API's JSON error; a path with nothing there is still 404.
+func TestMethodNotAllowed(t *testing.T) {
+	srv := httptest.NewServer(web.Handler(web.Options{}))
+	defer srv.Close()
+	for _, tc := range []struct{ method, path, allow string }{
+		{"POST", "/", "GET, HEAD"},
+		{"DELETE", "/game/abc", "GET, HEAD"},
+		{"POST", "/replay/abc", "GET, HEAD"},
+		{"PUT", "/rules/winther", "GET, HEAD"},
+		{"POST", "/static/js/board.js", "GET, HEAD"},
+		{"GET", "/web/verify", "POST"},
+		{"PUT", "/web/analyze", "POST"},
+		{"POST", "/web/presets", "GET, HEAD"},
+		{"DELETE", "/web/rules/chaturaji", "GET, HEAD"},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct {
+			Error struct{ Code, Message string }
+		}
+		err = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed || err != nil || e.Error.Code != "EMETHOD" || resp.Header.Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d %+v (%v), Allow %q; want 405 EMETHOD, Allow %q", tc.method, tc.path, resp.StatusCode, e, err, resp.Header.Get("Allow"), tc.allow)
+		}
+	}
+	for _, path := range []string{"/nowhere", "/web/nothing"} {
+		req, _ := http.NewRequest("POST", srv.URL+path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("POST %s: %d, want 404", path, resp.StatusCode)
+		}
+	}
+}
+
 // TestEndpoints posts good and bad requests to the client's own JSON
 // endpoints: a bad one gets an error that names what is wrong.
 func TestEndpoints(t *testing.T) {
@@ -91,6 +135,11 @@ func TestEndpoints(t *testing.T) {
 		{"two values", "/web/verify", "application/json", `{"record": ""} {}`, 400, `more than one JSON value`},
 		{"an empty record", "/web/verify", "application/json", `{"record": ""}`, 200, `"ok":false`},
 		{"a body over the limit", "/web/verify", "application/json", `{"record": "` + strings.Repeat("x", 300<<10) + `"}`, 413, `"code":"ETOOLARGE"`},
+		// Bodies are read strictly: keys in their case, each once, UTF-8.
+		{"a key in capitals", "/web/verify", "application/json", `{"RECORD": ""}`, 400, `unknown field \"RECORD\"`},
+		{"a key in mixed case", "/web/analyze", "application/json", `{"pos": "` + start + `", "MoveTime_MS": 100}`, 400, `unknown field \"MoveTime_MS\"`},
+		{"a key twice", "/web/analyze", "application/json", `{"pos": "nonsense", "pos": "` + start + `"}`, 400, `key \"pos\" given twice`},
+		{"invalid UTF-8", "/web/verify", "application/json", "{\"record\": \"[Rules \\\"chaturaji\xff\\\"]\"}", 400, `record: not valid UTF-8`},
 	} {
 		resp, err := http.Post(srv.URL+tc.path, tc.ctype, strings.NewReader(tc.body))
 		if err != nil {
@@ -160,5 +209,58 @@ func TestModulesAreChecked(t *testing.T) {
 		if _, err := os.Stat(f); err == nil {
 			t.Errorf("%s exists: a build step would need a check that its output is up to date", f)
 		}
+	}
+}
+
+// TestVerifyEndpoint checks POST /web/verify on the signed records of
+// ../record/testdata/signed: what it proves of each, and the state of its
+// signature with and without the key.
+func TestVerifyEndpoint(t *testing.T) {
+	srv := httptest.NewServer(web.Handler(web.Options{}))
+	defer srv.Close()
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "record", "testdata", "signed", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	key := strings.TrimSpace(read("test-key.pub"))
+	for _, tc := range []struct {
+		file, key string
+		ok        bool
+		signature string
+		problem   string
+	}{
+		{"signed.cgn", key, true, web.SignatureValid, ""},
+		{"signed.cgn", "", true, web.SignatureUnchecked, ""},
+		{"move-changed.cgn", "", true, web.SignatureUnchecked, ""},
+		{"move-changed.cgn", key, false, web.SignatureInvalid, "the record was changed after it was signed"},
+		{"truncated.cgn", "", false, web.SignatureUnchecked, "no Result tag"},
+		{"illegal.cgn", key, false, web.SignatureInvalid, "illegal action h1h8"},
+		{"result.cgn", "", false, web.SignatureUnchecked, `tag Result "54,2,13,10"`},
+	} {
+		body, _ := json.Marshal(web.VerifyRequest{Record: read(tc.file), Key: tc.key})
+		resp, err := http.Post(srv.URL+"/web/verify", "application/json", strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v web.Verification
+		err = json.NewDecoder(resp.Body).Decode(&v)
+		resp.Body.Close()
+		if err != nil || v.OK != tc.ok || v.Signature != tc.signature || !strings.Contains(v.Problem, tc.problem) || (tc.problem == "") != (v.Problem == "") {
+			t.Errorf("%s with key %q: %+v (%v); want ok %v, signature %s, problem with %q", tc.file, tc.key, v, err, tc.ok, tc.signature, tc.problem)
+		}
+		if v.OK && (v.Result != "2,54,13,10" || v.Rolls != 199 || v.Signer != key) {
+			t.Errorf("%s: %+v", tc.file, v)
+		}
+	}
+	resp, err := http.Post(srv.URL+"/web/verify", "application/json", strings.NewReader(`{"record": "", "key": "abc"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a malformed key: %d, want 400", resp.StatusCode)
 	}
 }

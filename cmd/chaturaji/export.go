@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	iofs "io/fs"
 	"os"
 
+	"github.com/chaturaji/chaturaji/keyfile"
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/store"
 )
@@ -16,18 +19,27 @@ var exportCommand = &command{
 	run:     runExport,
 }
 
-const exportHelp = `usage: chaturaji export [--db DATABASE] [--status finished|live|all] [--rules NAME] [--limit N] [--out FILE]
+const exportHelp = `usage: chaturaji export [--db DATABASE] [--key-file FILE] [--status finished|live|all] [--rules NAME]
+                        [--limit N] [--out FILE]
 
 Export writes the game records of the games a server has played, read from
 its database, the oldest first, in one record file that replay, verify and
 other tools read (docs/notation.md): every game's seats, the bots that took
 seats (the Takeover tag), its turns, its result, and the seed that proves
-its dice once the game is over. Each game is rebuilt from its stored events
-and checked on the way. It may run while the server does.
+its dice once the game is over, and the server's signature of a finished
+game's record. Each game is rebuilt from its stored events and checked on
+the way. It may run while the server does.
+
+It reads the server's key file (see serve), which opens the seeds sealed in
+the database and signs the records; without one (none at the default
+place, and no --key-file), the records are not signed, and a database whose
+seeds are sealed cannot be read.
 
 Flags:
 	--db DATABASE    as serve takes it: sqlite:PATH (the default,
 	                 sqlite:chaturaji.db), a bare PATH, or postgres://...
+	--key-file FILE  the server's key file, as serve takes it (default
+	                 chaturaji.key beside the SQLite database, if it is there)
 	--status S       finished (the default), live (their seeds left out), or all
 	--rules NAME     only the games of this preset (with house rules as played)
 	--limit N        only the N most recently updated games (default: all)
@@ -40,6 +52,7 @@ same over HTTP: GET /api/records (docs/api.md).
 func runExport(e *env, args []string) error {
 	fs := newFlagSet("export")
 	dsn := fs.String("db", "sqlite:chaturaji.db", "")
+	keyPath := fs.String("key-file", "", "")
 	status := fs.String("status", "finished", "")
 	name := fs.String("rules", "", "")
 	limit := fs.Int("limit", 0, "")
@@ -79,12 +92,27 @@ func runExport(e *env, args []string) error {
 			return fmt.Errorf("no database at %s (chaturaji serve --db %s makes it): %w", path, *dsn, err)
 		}
 	}
+	// The key file, if there is one: a given one must be there.
+	var keys *keyfile.Keys
+	if flagGiven(fs, "key-file") {
+		if keys, err = givenKeys(*keyPath); err != nil {
+			return err
+		}
+	} else if keys, err = keyfile.Load(defaultKeyFile(*dsn)); errors.Is(err, iofs.ErrNotExist) {
+		keys = nil
+	} else if err != nil {
+		return fmt.Errorf("key file: %w", err)
+	}
 	ctx := context.Background()
 	st, err := store.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if keys != nil {
+		st = store.Sealed(st, store.NewSeedKey(keys.Seed))
+		x.Key = keys.Signing
+	}
 
 	o, err := createOutput(e, *out)
 	if err != nil {

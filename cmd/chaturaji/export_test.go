@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaturaji/chaturaji/keyfile"
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/store"
@@ -77,6 +78,27 @@ func TestExport(t *testing.T) {
 		if err := r.VerifyDice(); err != nil {
 			t.Error(err)
 		}
+	}
+
+	// With the server's key file, the finished games' records are signed.
+	keyPath := filepath.Join(t.TempDir(), "server.key")
+	keys, err := keyfile.Create(keyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr = runCommand("export", "--db", dsn, "--key-file", keyPath)
+	signed, err := record.ParseString(stdout)
+	if status != 0 || err != nil || len(signed) != 2 {
+		t.Fatalf("export --key-file: status %d, %v, stderr %q", status, err, stderr)
+	}
+	for _, r := range signed {
+		if _, err := r.Verify(keys.Public()); err != nil {
+			t.Errorf("a record exported with the key file: %v\n%s", err, r)
+		}
+	}
+	status, _, stderr = runCommand("export", "--db", dsn, "--key-file", keyPath+".missing")
+	if status != 1 || !strings.Contains(stderr, "does not exist") {
+		t.Errorf("export with a key file that is not there: status %d, %q", status, stderr)
 	}
 
 	// The live game, to standard output, without its seed.

@@ -40,6 +40,7 @@ var commands = []*command{
 	analyzeCommand,
 	playersCommand,
 	serveCommand,
+	keygenCommand,
 	exportCommand,
 	verifyCommand,
 	loadtestCommand,

@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -23,7 +25,33 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits": cmdExits,
 		},
+		Setup: copySigned,
 	})
+}
+
+// copySigned puts the records of ../../record/testdata/signed (a finished
+// game signed with a test key, copies of it changed in one way each, and
+// the key, test-key.pub) in each script's directory under signed/.
+func copySigned(env *testscript.Env) error {
+	src := filepath.Join("..", "..", "record", "testdata", "signed")
+	files, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	dst := filepath.Join(env.WorkDir, "signed")
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(src, f.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, f.Name()), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // cmdExits runs a program and checks its exit status:

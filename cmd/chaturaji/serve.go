@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/chaturaji/chaturaji/keyfile"
+	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/store"
 	_ "github.com/chaturaji/chaturaji/store/postgres"
@@ -28,9 +31,9 @@ var serveCommand = &command{
 	run:     runServe,
 }
 
-const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--origin URL]... [--bot-time D]
-                       [--grace D] [--trusted-proxies CIDRS] [--request-rate N] [--costly-rate N]
-                       [--log-level LEVEL] [--log-json]
+const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
+                       [--bot-time D] [--grace D] [--trusted-proxies CIDRS] [--request-rate N]
+                       [--costly-rate N] [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -40,6 +43,17 @@ and the web client at / (open the URL in a browser to play). It prints
 the URL it listens on:
 
 	Chaturaji server listening on http://127.0.0.1:8080
+	Records are signed with key 8f3e...77a0 (GET /api/key)
+
+It keeps its secrets in a key file of their own, apart from the database
+(docs/security.md): the ed25519 key that signs the record of every
+finished game, whose public key it prints, and the AES-256-GCM key that
+seals the dice seeds in the database, so that a copy of the database
+without the key file reveals no live game's dice. Without --key-file it
+uses chaturaji.key beside the SQLite database (in the working directory for
+PostgreSQL), and makes it at first start; a file given with --key-file must
+exist (chaturaji keygen makes one). The plain seeds of a database from
+before are sealed at start.
 
 On start it resumes every live game of the database where it was. On
 SIGINT or SIGTERM it stops gracefully: it refuses new requests, closes the
@@ -50,6 +64,8 @@ Flags:
 	--addr HOST:PORT   where to listen (default 127.0.0.1:8080; port 0 picks a free one)
 	--db DATABASE      sqlite:PATH (the default, sqlite:chaturaji.db), a bare PATH,
 	                   or postgres://USER:PASS@HOST/DB
+	--key-file FILE    the server's key file (default chaturaji.key beside the
+	                   SQLite database, made at first start)
 	--origin URL       a browser origin besides the server's own that may act and
 	                   open WebSockets, such as https://example.org; repeat it or
 	                   separate with commas; * allows any
@@ -72,6 +88,7 @@ func runServe(e *env, args []string) error {
 	fs := newFlagSet("serve")
 	addr := fs.String("addr", "127.0.0.1:8080", "")
 	dsn := fs.String("db", "sqlite:chaturaji.db", "")
+	keyPath := fs.String("key-file", "", "")
 	var origins []string
 	fs.Func("origin", "", func(s string) error {
 		for o := range strings.SplitSeq(s, ",") {
@@ -117,11 +134,16 @@ func runServe(e *env, args []string) error {
 	defer stop()
 	cfg := server.Config{Origins: origins, BotTime: *botTime, Grace: *grace,
 		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate}
-	run, err := startServer(ctx, cfg, *dsn, *addr, logger)
+	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
+	if !keys.explicit {
+		keys.path = defaultKeyFile(*dsn)
+	}
+	run, err := startServer(ctx, cfg, *dsn, *addr, keys, logger)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Chaturaji server listening on %s\n", run.url)
+	fmt.Fprintf(e.stdout, "Records are signed with key %s (GET /api/key)\n", run.publicKey)
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down")
@@ -133,20 +155,39 @@ func runServe(e *env, args []string) error {
 	return run.stop(sctx)
 }
 
-// running is a server listening and serving.
-type running struct {
-	url    string
-	srv    *server.Server
-	http   *http.Server
-	store  store.Store
-	failed chan error // the listener failed
+// keySource is where a server's key file is.
+type keySource struct {
+	path     string
+	explicit bool // given with --key-file: it must exist
 }
 
-// startServer opens the database, resumes its live games and starts
-// serving on addr.
-func startServer(ctx context.Context, cfg server.Config, dsn, addr string, logger *slog.Logger) (*running, error) {
+// running is a server listening and serving.
+type running struct {
+	url       string
+	publicKey string // the key that signs its records, in hex
+	srv       *server.Server
+	http      *http.Server
+	store     store.Store
+	failed    chan error // the listener failed
+}
+
+// startServer opens the database and the key file, seals the database's
+// plain seeds, resumes its live games and starts serving on addr.
+func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks keySource, logger *slog.Logger) (*running, error) {
+	var keys *keyfile.Keys
+	if ks.explicit {
+		var err error
+		if keys, err = givenKeys(ks.path); err != nil {
+			return nil, err
+		}
+	}
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
+		return nil, err
+	}
+	st, cfg.SigningKey, err = openKeys(ctx, st, ks, keys, logger)
+	if err != nil {
+		st.Close()
 		return nil, err
 	}
 	srv := server.New(cfg, st, logger)
@@ -161,9 +202,10 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, logge
 		return nil, err
 	}
 	r := &running{
-		url:   "http://" + displayAddr(ln.Addr().(*net.TCPAddr)),
-		srv:   srv,
-		store: st,
+		url:       "http://" + displayAddr(ln.Addr().(*net.TCPAddr)),
+		publicKey: record.FormatPublicKey(cfg.SigningKey.Public().(ed25519.PublicKey)),
+		srv:       srv,
+		store:     st,
 		http: &http.Server{
 			Handler:           web.Mount(srv, web.Options{Logger: logger}),
 			ReadHeaderTimeout: 10 * time.Second,
@@ -179,6 +221,35 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, logge
 		}
 	}()
 	return r, nil
+}
+
+// openKeys seals the plain seeds of st with the seed key of the server's
+// key file (keys, if --key-file gave it, else the default one, made at
+// first start) and returns st sealed and the signing key.
+func openKeys(ctx context.Context, st store.Store, ks keySource, keys *keyfile.Keys, logger *slog.Logger) (store.Store, ed25519.PrivateKey, error) {
+	if keys == nil {
+		var created bool
+		var err error
+		if keys, created, err = defaultKeys(ctx, st, ks.path); err != nil {
+			return st, nil, err
+		}
+		if created {
+			logger.Warn("made a new key file: keep it secret, apart from the database, and keep a copy", "key_file", ks.path)
+		}
+	}
+	seedKey := store.NewSeedKey(keys.Seed)
+	n, err := store.SealSeeds(ctx, st, seedKey)
+	if errors.Is(err, store.ErrSeedKey) {
+		return st, nil, fmt.Errorf("key file %s does not open the seeds of this database: %w", ks.path, err)
+	}
+	if err != nil {
+		return st, nil, err
+	}
+	if n > 0 {
+		logger.Info("sealed the plain seeds of the database", "games", n, "seed_key", seedKey.ID())
+	}
+	logger.Info("records are signed", "public_key", record.FormatPublicKey(keys.Public()), "key_file", ks.path)
+	return store.Sealed(st, seedKey), keys.Signing, nil
 }
 
 // stop shuts the server down gracefully and closes the database.

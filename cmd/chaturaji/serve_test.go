@@ -31,11 +31,7 @@ import (
 // players reconnect and finish, bots and clocks included, and the record
 // proves its dice. It does so on SQLite and on PostgreSQL.
 func TestKillAndRestart(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "chaturaji")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	t.Run("sqlite", func(t *testing.T) {
 		killAndRestart(t, bin, "sqlite:"+filepath.Join(t.TempDir(), "games.db"))
 	})
@@ -44,11 +40,31 @@ func TestKillAndRestart(t *testing.T) {
 	})
 }
 
+// buildBinary builds the command into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "chaturaji")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// keygen makes a new key file with the binary.
+func keygen(t *testing.T, bin, path string) {
+	t.Helper()
+	if out, err := exec.Command(bin, "keygen", path).CombinedOutput(); err != nil || !strings.Contains(string(out), "public key ") {
+		t.Fatalf("keygen: %v\n%s", err, out)
+	}
+}
+
 // killAndRestart is TestKillAndRestart on the database db.
 func killAndRestart(t *testing.T, bin, db string) {
 	dir := t.TempDir()
 	addr := freeAddr(t)
-	srv := startBinary(t, bin, addr, db)
+	keys := filepath.Join(dir, "server.key")
+	keygen(t, bin, keys)
+	srv := startBinary(t, bin, addr, db, "--key-file", keys)
 	base := "http://" + addr
 	lt := &loadTest{base: base, wsBase: "ws://" + addr, http: http.DefaultClient, think: 5 * time.Millisecond, seed: 9, errors: map[string]int{}}
 
@@ -134,7 +150,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 	}
 	t.Logf("killed after event %d of the game (the spectator had %d), %d HTTP actions acknowledged", seen.Load(), before, ackedBefore)
 
-	srv = startBinary(t, bin, addr, db)
+	srv = startBinary(t, bin, addr, db, "--key-file", keys)
 	timedAfter := getState(t, base, g2.ID)
 	if timedAfter.Seq < timedBefore.Seq || timedAfter.Deadline == nil {
 		t.Fatalf("timed game after restart: %+v\nbefore: %+v", timedAfter, timedBefore)
@@ -221,8 +237,8 @@ func killAndRestart(t *testing.T, bin, db string) {
 	}
 	path := filepath.Join(dir, "game.cgn")
 	os.WriteFile(path, text, 0o644)
-	out, err := exec.Command(bin, "verify", path).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), ": fair: ") {
+	out, err := exec.Command(bin, "verify", "--key", srv.key, path).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), ": proved: dice fair") || !strings.Contains(string(out), "; signed by "+srv.key) {
 		t.Fatalf("verify: %v\n%s", err, out)
 	}
 
@@ -278,38 +294,48 @@ func (a *httpActor) run(ctx context.Context) error {
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}
-		act := st.Actions[a.rng.IntN(len(st.Actions))]
-		body := fmt.Sprintf(`{"action": %q, "seq": %d}`, act, st.Seq)
-		req, _ := http.NewRequestWithContext(ctx, "POST", a.base+"/api/games/"+a.id+"/actions", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+a.tokens[st.ToAct])
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			continue // no answer: nothing was acknowledged
-		}
-		data, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		switch {
-		case err != nil:
-			continue
-		case resp.StatusCode == http.StatusOK:
-			var after server.State
-			if err := json.Unmarshal(data, &after); err != nil {
-				return fmt.Errorf("answer %s: %v", data, err)
-			}
-			a.acks = append(a.acks, &after)
-			a.n.Add(1)
-		case resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusConflict:
-			// Shutting down, or the game moved on: look again.
-		case resp.StatusCode == http.StatusTooManyRequests:
-			// Over the server's rate limit: slow down, as a polite bot does
-			// (the server says when in Retry-After; a fraction is enough).
-			time.Sleep(200 * time.Millisecond)
-		default:
-			return fmt.Errorf("action %s after event %d: %s %s", act, st.Seq, resp.Status, data)
+		if err := a.step(ctx, st); err != nil {
+			return err
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// step plays a random legal action in the state st and keeps the answer
+// if the server acknowledged it; it returns an error for an answer it did
+// not expect.
+func (a *httpActor) step(ctx context.Context, st *server.State) error {
+	act := st.Actions[a.rng.IntN(len(st.Actions))]
+	body := fmt.Sprintf(`{"action": %q, "seq": %d}`, act, st.Seq)
+	req, _ := http.NewRequestWithContext(ctx, "POST", a.base+"/api/games/"+a.id+"/actions", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+a.tokens[st.ToAct])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil // no answer: nothing was acknowledged
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	switch {
+	case err != nil:
+		return nil
+	case resp.StatusCode == http.StatusOK:
+		var after server.State
+		if err := json.Unmarshal(data, &after); err != nil {
+			return fmt.Errorf("answer %s: %v", data, err)
+		}
+		a.acks = append(a.acks, &after)
+		a.n.Add(1)
+	case resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusConflict:
+		// Shutting down, or the game moved on: look again.
+	case resp.StatusCode == http.StatusTooManyRequests:
+		// Over the server's rate limit: slow down, as a polite bot does
+		// (the server says when in Retry-After; a fraction is enough).
+		time.Sleep(200 * time.Millisecond)
+	default:
+		return fmt.Errorf("action %s after event %d: %s %s", act, st.Seq, resp.Status, data)
+	}
+	return nil
 }
 
 func (a *httpActor) state(ctx context.Context) (*server.State, error) {
@@ -328,6 +354,7 @@ func (a *httpActor) state(ctx context.Context) (*server.State, error) {
 
 // serverProcess is the server binary running.
 type serverProcess struct {
+	key   string // the public key that signs its records, as it printed it
 	cmd   *exec.Cmd
 	start time.Time
 	log   *syncBuffer
@@ -335,11 +362,13 @@ type serverProcess struct {
 	err   error         // how it exited
 }
 
-// startBinary starts `chaturaji serve` and waits for it to say where it
-// listens.
-func startBinary(t *testing.T, bin, addr, db string) *serverProcess {
+// startBinary starts `chaturaji serve` with the given flags besides, in
+// a directory of its own, and waits for it to say where it listens and
+// which key signs its records.
+func startBinary(t *testing.T, bin, addr, db string, flags ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-time", "20ms")
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", db, "--bot-time", "20ms"}, flags...)...)
+	cmd.Dir = t.TempDir()
 	b := &serverProcess{cmd: cmd, start: time.Now(), log: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = b.log
 	stdout, err := cmd.StdoutPipe()
@@ -349,13 +378,20 @@ func startBinary(t *testing.T, bin, addr, db string) *serverProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	rd := bufio.NewReader(stdout)
+	line, err := rd.ReadString('\n')
 	if want := "Chaturaji server listening on http://" + addr + "\n"; err != nil || line != want {
 		cmd.Process.Kill()
 		t.Fatalf("server said %q, %v; want %q\n%s", line, err, want, b.log.String())
 	}
+	line, err = rd.ReadString('\n')
+	key, ok := strings.CutPrefix(line, "Records are signed with key ")
+	if b.key, _, _ = strings.Cut(key, " "); err != nil || !ok || len(b.key) != 64 {
+		cmd.Process.Kill()
+		t.Fatalf("server said %q, %v; want the key that signs its records\n%s", line, err, b.log.String())
+	}
 	go func() {
-		io.Copy(io.Discard, stdout)
+		io.Copy(io.Discard, rd)
 		b.err = cmd.Wait()
 		close(b.done)
 	}()

@@ -1,44 +1,67 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"errors"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/chaturaji/chaturaji/record"
 )
 
 var verifyCommand = &command{
 	name:    "verify",
-	summary: "prove that a record's dice came from its seed",
+	summary: "prove a finished game's record: legal moves, its result, fair dice and its signature",
 	help:    verifyHelp,
 	run:     runVerify,
 }
 
-const verifyHelp = `usage: chaturaji verify RECORD
+const verifyHelp = `usage: chaturaji verify [--key KEY] RECORD
 
-Verify checks that the dice of every game in the record file RECORD (- for
-standard input) are fair: that the Seed tag, revealed when the game ended,
-is the one whose SHA-256 the SeedHash tag published when it started, and
-that every roll of the game is the one rules.RollFromSeed draws from that
-seed (roll n of the game from the seed, the hash and n; see
-docs/notation.md). It also replays the game, so every action must be legal.
+Verify checks everything the record of each game in the file RECORD (- for
+standard input) can prove (docs/security.md, "What a record proves"):
 
-It prints a verdict for each game:
+  - dice fair: the Seed tag, revealed when the game ended, is the one whose
+    SHA-256 the SeedHash tag published when it started, and every roll is
+    the one that seed gives (docs/notation.md, section 4);
+  - moves legal: every turn replays under the record's rules;
+  - result matches: the Result tag is there and is the replayed game's;
+  - game over: the game has ended, so the result is final;
+  - signed by KEY, with --key: the Signature tag is KEY's ed25519
+    signature of the record (docs/notation.md, section 5.6).
 
-	game 1 (id 2vdyeo6dyblizoek): fair: 83 rolls follow from seed 1c99...5a41 (SeedHash matches)
-	game 2 (id ...): NOT VERIFIED: no Seed tag (a live game's seed is revealed when it ends)
-	game 3: NOT VERIFIED: 12 rolls follow from seed 1c99...5a41, but no SeedHash tag shows it was fixed before the game
-	game 4: FAILED: record: game 4: line 14: turn 5 "4": roll 4 of the Seed is 3, not 4
+Fair dice do not prove that the record is the game that was played: a
+legal move put in place of another, with the same dice, is a fair game
+too. The signature of the server that ran the game proves that; its key is
+what the server prints when it starts and serves at GET /api/key.
 
-and exits with status 2 if any game is not proved fair.
+	--key KEY   the server's public key: 64 hexadecimal digits, or a file
+	            holding them
+
+It prints a verdict for each game, or the first problem and where it is:
+
+	game 1 (id 2vdyeo6dyblizoek): proved: dice fair (83 rolls from seed 1c99...5a41, SeedHash matches); moves legal (83 turns); result 12,54,3,0 matches; game over; signed by 8f3e...77a0
+	game 2: FAILED: record: game 2: line 14: turn 5 "4": roll 4 of the Seed is 3, not 4
+
+and exits with status 2 if any game is not proved.
 `
 
 func runVerify(e *env, args []string) error {
 	fs := newFlagSet("verify")
+	keyArg := fs.String("key", "", "")
 	if err := parseFlags(e, fs, verifyHelp, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return usageError("want one RECORD file, got %d arguments", fs.NArg())
+	}
+	var key ed25519.PublicKey
+	if *keyArg != "" {
+		var err error
+		if key, err = readPublicKey(*keyArg); err != nil {
+			return usageError("--key: %v", err)
+		}
 	}
 	path := fs.Arg(0)
 	recs, err := readRecords(path)
@@ -51,40 +74,54 @@ func runVerify(e *env, args []string) error {
 		if id, ok := r.Tags.Get("Game"); ok {
 			name += fmt.Sprintf(" (id %s)", id)
 		}
-		verdict, ok := verifyOne(r)
-		if !ok {
+		p, err := r.Verify(key)
+		if err != nil {
 			bad++
+			fmt.Fprintf(e.stdout, "%s: FAILED: %v\n", name, err)
+			continue
 		}
-		fmt.Fprintf(e.stdout, "%s: %s\n", name, verdict)
+		fmt.Fprintf(e.stdout, "%s: proved: %s\n", name, proved(r, p))
 	}
 	if bad > 0 {
-		return invalid(fmt.Errorf("%s: %d of %d games not proved fair", path, bad, len(recs)))
+		return invalid(fmt.Errorf("%s: %d of %d games not proved", path, bad, len(recs)))
 	}
 	return nil
 }
 
-// verifyOne checks one game's dice and moves and returns the verdict.
-func verifyOne(r *record.Record) (string, bool) {
-	seed, ok := r.Tags.Get("Seed")
-	if !ok {
-		return "NOT VERIFIED: no Seed tag (a live game's seed is revealed when it ends)", false
+// proved says what a proof proved, and what it did not.
+func proved(r *record.Record, p *record.Proof) string {
+	parts := []string{"no dice to check"}
+	if p.Seed != "" {
+		parts[0] = fmt.Sprintf("dice fair (%d rolls from seed %s, SeedHash matches)", p.Rolls, p.Seed)
 	}
-	if _, err := r.Replay(); err != nil {
-		return fmt.Sprintf("FAILED: %v", err), false
+	parts = append(parts, fmt.Sprintf("moves legal (%d turns)", p.Turns), fmt.Sprintf("result %s matches", p.Result), "game over")
+	switch signer, signed := r.Tags.Get(record.SignerTag); {
+	case p.Signer != "":
+		parts = append(parts, "signed by "+p.Signer)
+	case signed:
+		parts = append(parts, fmt.Sprintf("signature not checked (its Signer tag names %s: check it with --key)", signer))
+	default:
+		parts = append(parts, "not signed")
 	}
-	if err := r.VerifyDice(); err != nil {
-		return fmt.Sprintf("FAILED: %v", err), false
+	return strings.Join(parts, "; ")
+}
+
+// readPublicKey reads a public key given as its 64 hexadecimal digits, or
+// as a file holding them (as GET /api/key serves it).
+func readPublicKey(arg string) (ed25519.PublicKey, error) {
+	if k, err := record.ParsePublicKey(arg); err == nil {
+		return k, nil
 	}
-	rolls := 0
-	for _, t := range r.Turns {
-		if t.Roll.Len() > 0 {
-			rolls++
-		}
+	data, err := os.ReadFile(arg)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%q is neither a public key (64 hexadecimal digits) nor a file", arg)
 	}
-	if _, ok := r.Tags.Get("SeedHash"); !ok {
-		// The rolls follow from the seed, but nothing shows the seed was
-		// fixed before the game: it could have been searched for after.
-		return fmt.Sprintf("NOT VERIFIED: %d rolls follow from seed %s, but no SeedHash tag shows it was fixed before the game", rolls, seed), false
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Sprintf("fair: %d rolls follow from seed %s (SeedHash matches)", rolls, seed), true
+	k, err := record.ParsePublicKey(strings.TrimSpace(string(data)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", arg, err)
+	}
+	return k, nil
 }

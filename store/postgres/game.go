@@ -207,3 +207,37 @@ func exists(ctx context.Context, q querier, id string) error {
 	}
 	return err
 }
+
+// ReplaceSeed replaces a game's seed with seed if it is old; ErrConflict
+// if it is not, ErrNotFound if there is no such game.
+func (s *Store) ReplaceSeed(ctx context.Context, id string, old, seed []byte) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE games SET seed = $1 WHERE id = $2 AND seed IS NOT DISTINCT FROM $3`, orNull(seed), id, orNull(old))
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() > 0 {
+			return nil
+		}
+		if err := exists(ctx, tx, id); err != nil {
+			return err
+		}
+		return fmt.Errorf("the seed is not the one to replace: %w", store.ErrConflict)
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: replace seed of game %q: %w", id, err)
+	}
+	return nil
+}
+
+// Scrub rewrites the games table (VACUUM FULL), so that the old versions
+// of its rows, such as plain seeds sealed since, are no longer in its
+// files. It locks the table while it runs: SealSeeds calls it once, at the
+// server's start, and only if it sealed anything. Copies made before (base
+// backups, an archive of the write-ahead log) keep what they hold.
+func (s *Store) Scrub(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, `VACUUM FULL games`); err != nil {
+		return fmt.Errorf("postgres: scrub: %w", err)
+	}
+	return nil
+}

@@ -32,6 +32,28 @@ func TestReopen(t *testing.T) {
 	storetest.RunReopen(t, func(t *testing.T) store.Store { return open(t, u) })
 }
 
+// TestSealed checks that a sealed store keeps no seed in plain form in
+// any row of the database.
+func TestSealed(t *testing.T) {
+	u := pgtest.Schema(t)
+	storetest.RunSealed(t, func(t *testing.T) store.Store { return open(t, u) }, func(t *testing.T) []byte {
+		conn, err := pgx.Connect(t.Context(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(t.Context())
+		var all []byte
+		for _, table := range []string{"games", "seats", "events"} {
+			var rows string
+			if err := conn.QueryRow(t.Context(), `SELECT coalesce(string_agg(t::text, E'\n'), '') FROM `+table+` t`).Scan(&rows); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, rows...)
+		}
+		return all
+	})
+}
+
 func TestOpenThroughStore(t *testing.T) {
 	u := pgtest.Schema(t)
 	for _, scheme := range []string{"postgres://", "postgresql://"} {

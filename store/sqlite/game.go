@@ -195,6 +195,47 @@ func (s *Store) Finish(ctx context.Context, id string, result string) error {
 	return nil
 }
 
+// ReplaceSeed replaces a game's seed with seed if it is old; ErrConflict
+// if it is not, ErrNotFound if there is no such game. The old bytes are
+// overwritten on disk, not just unlinked (secure_delete, see Open).
+func (s *Store) ReplaceSeed(ctx context.Context, id string, old, seed []byte) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET seed = ? WHERE id = ? AND seed IS ?`, blob(seed), id, blob(old))
+		if err != nil {
+			return err
+		}
+		if rows, err := res.RowsAffected(); err != nil {
+			return err
+		} else if rows == 0 {
+			if err := exists(ctx, tx, id); err != nil {
+				return err
+			}
+			return fmt.Errorf("the seed is not the one to replace: %w", store.ErrConflict)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: replace seed of game %q: %w", id, err)
+	}
+	return nil
+}
+
+// Scrub moves every committed change from the write-ahead log into the
+// database file and empties the log (a TRUNCATE checkpoint), so that no
+// replaced content, such as a plain seed sealed since, is left in the log.
+// It waits for readers up to the busy timeout.
+func (s *Store) Scrub(ctx context.Context) error {
+	var busy, logged, moved int
+	err := s.write.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &moved)
+	switch {
+	case err != nil:
+		return fmt.Errorf("sqlite: scrub: %w", err)
+	case busy != 0:
+		return errors.New("sqlite: scrub: the checkpoint could not finish: other connections are reading or writing")
+	}
+	return nil
+}
+
 // exists returns nil if the game exists, ErrNotFound if it does not.
 func exists(ctx context.Context, q interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

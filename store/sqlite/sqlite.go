@@ -9,6 +9,10 @@
 // to the busy timeout); reads use a pool of read-only connections and never
 // wait for writers.
 //
+// Deleted and replaced content is overwritten (secure_delete), so that
+// what the store no longer holds, such as a seed sealed in place, is not
+// left in the file's free space.
+//
 // Times are kept as integer microseconds in UTC; settings and event data as
 // JSON text, byte for byte. Empty byte slices are kept as NULL and read
 // back as nil. The schema is migrated on Open (see migrate.go).
@@ -82,7 +86,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		"_pragma="+busy,
 		"_pragma=journal_mode(WAL)",
 		"_pragma=synchronous(FULL)",
-		"_pragma=foreign_keys(1)"))
+		"_pragma=foreign_keys(1)",
+		// Deleted and replaced content is overwritten with zeros, not
+		// left in free space: a seed sealed in place (ReplaceSeed) leaves
+		// no plain copy in the file.
+		"_pragma=secure_delete(1)"))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: %w", err)
 	}

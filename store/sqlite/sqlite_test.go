@@ -3,6 +3,8 @@ package sqlite_test
 import (
 	"database/sql"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,6 +40,23 @@ func TestReopen(t *testing.T) {
 	storetest.RunReopen(t, func(t *testing.T) store.Store { return open(t, path) })
 }
 
+// TestSealed checks that a sealed store keeps no seed in plain form in the
+// database's files.
+func TestSealed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	storetest.RunSealed(t, func(t *testing.T) store.Store { return open(t, path) }, func(t *testing.T) []byte {
+		var all []byte
+		for _, p := range []string{path, path + "-wal", path + "-journal"} {
+			data, err := os.ReadFile(p)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				t.Fatal(err)
+			}
+			all = append(all, data...)
+		}
+		return all
+	})
+}
+
 func TestConnectionSettings(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "games.db"))
 	defer s.Close()
@@ -50,6 +69,7 @@ func TestConnectionSettings(t *testing.T) {
 		{"synchronous", true, "2"}, // FULL
 		{"foreign_keys", true, "1"},
 		{"busy_timeout", true, "10000"},
+		{"secure_delete", true, "1"},
 		{"journal_mode", false, "wal"},
 		{"foreign_keys", false, "1"},
 		{"query_only", false, "1"},

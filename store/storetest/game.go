@@ -114,6 +114,7 @@ var gameTests = []test{
 			"Events":               func() error { _, err := s.Events(ctx, "nope", 0); return err },
 			"UpdateSeat":           func() error { return s.UpdateSeat(ctx, "nope", 0, store.Seat{Player: "bot:1"}) },
 			"Finish":               func() error { return s.Finish(ctx, "nope", "1-0-0-0") },
+			"ReplaceSeed":          func() error { return s.ReplaceSeed(ctx, "nope", nil, hash("x")) },
 		}
 		for name, call := range calls {
 			if err := call(); !errors.Is(err, store.ErrNotFound) {
@@ -195,6 +196,34 @@ var gameTests = []test{
 		}
 	}},
 
+	{"replacing a seed replaces it alone, if it is the one named", func(t *testing.T, s store.Store) {
+		g := mustCreate(t, s, "g1")
+		other := mustCreate(t, s, "g2")
+		sealed := append([]byte{1}, hash("a sealed seed, longer than a seed")...)
+		if err := s.ReplaceSeed(t.Context(), "g1", hash("not its seed"), sealed); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("ReplaceSeed of another seed: %v, want ErrConflict", err)
+		}
+		sameGame(t, mustGame(t, s, "g1"), wantGame(g))
+		if err := s.ReplaceSeed(t.Context(), "g1", g.Seed, sealed); err != nil {
+			t.Fatal(err)
+		}
+		want := wantGame(g)
+		want.Seed = sealed // and Updated stays: the game did not change
+		sameGame(t, mustGame(t, s, "g1"), want)
+		sameGame(t, mustGame(t, s, "g2"), wantGame(other))
+		if err := s.ReplaceSeed(t.Context(), "g1", g.Seed, hash("again")); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("ReplaceSeed of the seed already replaced: %v, want ErrConflict", err)
+		}
+		g3 := newGame("g3")
+		g3.Seed = nil
+		if err := s.CreateGame(t.Context(), g3); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ReplaceSeed(t.Context(), "g3", nil, sealed); err != nil {
+			t.Errorf("ReplaceSeed of no seed: %v", err)
+		}
+	}},
+
 	{"a cancelled context stops every method", func(t *testing.T, s store.Store) {
 		mustCreate(t, s, "g1")
 		ctx, cancel := context.WithCancel(t.Context())
@@ -207,6 +236,7 @@ var gameTests = []test{
 			"Events":       func() error { _, err := s.Events(ctx, "g1", 0); return err },
 			"UpdateSeat":   func() error { return s.UpdateSeat(ctx, "g1", 0, store.Seat{Player: "bot:1"}) },
 			"Finish":       func() error { return s.Finish(ctx, "g1", "1-0-0-0") },
+			"ReplaceSeed":  func() error { return s.ReplaceSeed(ctx, "g1", hash("seed of g1"), hash("x")) },
 		}
 		for name, call := range calls {
 			if err := call(); !errors.Is(err, context.Canceled) {

@@ -17,6 +17,11 @@
 //     result it is ErrConflict.
 //   - Every method that takes a game's id says ErrNotFound for an unknown
 //     one, UpdateSeat also for an unknown seat.
+//   - ReplaceSeed replaces only the seed it names (else ErrConflict) and
+//     does not move Updated.
+//
+// RunReopen tests a database closed and opened again, and RunSealed that
+// store.Sealed leaves no seed in plain form in the database's bytes.
 package storetest
 
 import (

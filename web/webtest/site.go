@@ -7,6 +7,7 @@ package webtest
 
 import (
 	"context"
+	"crypto/ed25519"
 	"io"
 	"net"
 	"net/http/httptest"
@@ -21,9 +22,14 @@ import (
 )
 
 // Config is a server configuration for tests: fast bots, short times, no
-// rate limits in the way.
+// rate limits in the way, and a new key that signs the records.
 func Config() server.Config {
+	_, key, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		panic("webtest: " + err.Error())
+	}
 	return server.Config{
+		SigningKey:   key,
 		BotTime:      20 * time.Millisecond,
 		MessageRate:  1000,
 		MessageBurst: 1000,

@@ -14,7 +14,7 @@ import { Analysis } from './analysis.js';
 import { armyBadge, paint } from './pieces.js';
 import { parsePosition, parseAction, parseExtra, seatStatus } from './position.js';
 import { rollOffText } from './decisions.js';
-import { verifyDice } from './verify.js';
+import { verifyDice, verifyRecord } from './verify.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -240,14 +240,34 @@ class Replay {
         rolls: this.steps.filter((e) => e.kind === 'roll').map((e) => e.roll || ''),
         rollOff: this.preset.roll_off,
       });
-      out.className = `verify-result small ${v.ok ? 'ok' : 'bad'}`;
-      out.textContent = v.ok
-        ? `✓ The seed matches the hash published at the start, and all ${v.rolls} rolls follow from it (checked ${v.where === 'page' ? 'in this page' : 'by the server'}).`
-        : `✗ ${v.problem}`;
+      if (!v.ok) {
+        out.className = 'verify-result small bad';
+        out.textContent = `✗ ${v.problem}`;
+        return;
+      }
+      const dice = `✓ The seed matches the hash published at the start, and all ${v.rolls} rolls follow from it (checked ${v.where === 'page' ? 'in this page' : 'by the server'}).`;
+      out.textContent = `${dice} Checking the moves, the result and the signature…`;
+      const r = await verifyRecord(id);
+      out.className = `verify-result small ${r.ok ? 'ok' : 'bad'}`;
+      out.textContent = r.ok
+        ? `${dice} ✓ All ${r.turns} turns are legal and the result ${r.result} is the game's. ${signatureNote(r)}`
+        : `${dice} ✗ ${r.problem}`;
     } catch (e) {
       out.className = 'verify-result small bad';
       out.textContent = `The check failed: ${/** @type {Error} */ (e).message}`;
     }
+  }
+}
+
+/**
+ * signatureNote says what the record's signature shows.
+ * @param {import('./verify.js').RecordVerdict} r
+ */
+function signatureNote(r) {
+  switch (r.signature) {
+    case 'valid': return `✓ Signed by this server's key ${r.key.slice(0, 8)}…${r.key.slice(-8)} (GET /api/key): the record is the one it served.`;
+    case 'unchecked': return `The record is signed by ${r.signer.slice(0, 8)}…, but this server shows no key to check it with.`;
+    default: return 'The record is not signed: this server has no signing key.';
   }
 }
 

@@ -3,8 +3,11 @@
 // seed (docs/notation.md section 4), whose SHA-256 was published when the
 // game started. WebCrypto does the hashing; where the page cannot use it
 // (not a secure context) the server's POST /web/verify does the check.
+// The rest of what a record proves (legal moves, its result, the server's
+// signature: docs/security.md) the server checks, with the rules engine,
+// by POST /web/verify (verifyRecord).
 
-import { request, recordText } from './api.js';
+import { request, recordText, ApiError } from './api.js';
 
 /**
  * @param {string} hex
@@ -126,4 +129,36 @@ export async function verifyDice(g) {
     checked++;
   }
   return { ok: true, rolls: checked, problem: '', where: 'page' };
+}
+
+/**
+ * @typedef {{ok: boolean, turns: number, result: string, signature: string, signer: string, key: string, problem: string}} RecordVerdict
+ */
+
+/**
+ * serverKey returns the public key that signs this server's records (GET
+ * /api/key), or '' if it signs none.
+ * @returns {Promise<string>}
+ */
+export async function serverKey() {
+  const resp = await fetch('/api/key');
+  if (resp.status === 404) return '';
+  if (!resp.ok) throw new ApiError(resp.status, String(resp.status), `the server's key cannot be read`);
+  return (await resp.text()).trim();
+}
+
+/**
+ * verifyRecord has the server check a game's whole record (POST
+ * /web/verify, record.Verify): its dice, every move, its result, that the
+ * game is over, and its signature against this server's key.
+ * @param {string} gameId
+ * @returns {Promise<RecordVerdict>}
+ */
+export async function verifyRecord(gameId) {
+  const [text, key] = await Promise.all([recordText(gameId), serverKey()]);
+  const r = await request('POST', '/web/verify', key ? { record: text, key } : { record: text });
+  return {
+    ok: r.ok, turns: r.turns, result: r.result || '', signature: r.signature,
+    signer: r.signer || '', key, problem: r.problem || '',
+  };
 }

@@ -1,0 +1,185 @@
+// Package keyfile keeps a game server's secret keys in a file of their own,
+// apart from its database: the ed25519 key that signs finished games'
+// records, and the AES-256-GCM key that seals the dice seeds kept in the
+// database (see docs/security.md). A copy of the database without this
+// file shows no live game's seed, and only the holder of this file can sign
+// as the server.
+//
+// The file is text, one key a line, comments after #:
+//
+//	# Chaturaji server keys: keep this file secret, and apart from the database.
+//	signing-key ed25519 9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60
+//	seed-key aes-256-gcm 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+//
+// the signing key as its 32-byte ed25519 seed (RFC 8032), each in lower-case
+// hexadecimal.
+package keyfile
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"strings"
+)
+
+// Keys are a server's secret keys.
+type Keys struct {
+	// Signing signs the records of finished games; its public key is the
+	// server's identity, which verifiers trust.
+	Signing ed25519.PrivateKey
+	// Seed is the AES-256-GCM key that seals the dice seeds in the
+	// database (store.NewSeedKey).
+	Seed [32]byte
+}
+
+// The names and algorithms of the file's lines.
+const (
+	signingName = "signing-key"
+	signingAlg  = "ed25519"
+	seedName    = "seed-key"
+	seedAlg     = "aes-256-gcm"
+)
+
+// header is the comment at the top of a file Create writes.
+const header = `# Chaturaji server keys: keep this file secret (mode 0600), and apart from
+# the database and its backups (docs/security.md). Without it the live
+# games' seeds cannot be read, and the records cannot be signed as before.
+`
+
+// New returns new keys from the operating system's cryptographic source.
+func New() *Keys {
+	var k Keys
+	seed := make([]byte, ed25519.SeedSize)
+	rand.Read(seed) // never fails (crypto/rand: it crashes the program instead)
+	k.Signing = ed25519.NewKeyFromSeed(seed)
+	rand.Read(k.Seed[:])
+	return &k
+}
+
+// Public returns the public key of the signing key.
+func (k *Keys) Public() ed25519.PublicKey { return k.Signing.Public().(ed25519.PublicKey) }
+
+// Marshal returns the keys as the file holds them.
+func (k *Keys) Marshal() []byte {
+	var b bytes.Buffer
+	b.WriteString(header)
+	fmt.Fprintf(&b, "%s %s %s\n", signingName, signingAlg, hex.EncodeToString(k.Signing.Seed()))
+	fmt.Fprintf(&b, "%s %s %s\n", seedName, seedAlg, hex.EncodeToString(k.Seed[:]))
+	return b.Bytes()
+}
+
+// Parse reads the keys of a key file: both keys, each once, nothing else
+// but blank lines and comments. An error names the line.
+func Parse(data []byte) (*Keys, error) {
+	var k Keys
+	var haveSigning, haveSeed bool
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		lineErr := func(format string, args ...any) error {
+			return fmt.Errorf("keyfile: line %d: %s", n, fmt.Sprintf(format, args...))
+		}
+		if len(f) != 3 {
+			return nil, lineErr("want NAME ALGORITHM KEY, such as %s %s followed by 64 hexadecimal digits", signingName, signingAlg)
+		}
+		key, err := hex.DecodeString(f[2])
+		if err != nil || len(key) != 32 || strings.ToLower(f[2]) != f[2] {
+			return nil, lineErr("%s: the key must be 64 lower-case hexadecimal digits", f[0])
+		}
+		switch {
+		case f[0] == signingName && f[1] == signingAlg:
+			if haveSigning {
+				return nil, lineErr("a second %s", signingName)
+			}
+			k.Signing, haveSigning = ed25519.NewKeyFromSeed(key), true
+		case f[0] == seedName && f[1] == seedAlg:
+			if haveSeed {
+				return nil, lineErr("a second %s", seedName)
+			}
+			copy(k.Seed[:], key)
+			haveSeed = true
+		default:
+			return nil, lineErr("%s %s: want %s %s or %s %s", f[0], f[1], signingName, signingAlg, seedName, seedAlg)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("keyfile: %w", err)
+	}
+	switch {
+	case !haveSigning:
+		return nil, fmt.Errorf("keyfile: no %s line", signingName)
+	case !haveSeed:
+		return nil, fmt.Errorf("keyfile: no %s line", seedName)
+	}
+	return &k, nil
+}
+
+// ErrOpen says a key file's permissions let others than its owner read or
+// change it.
+var ErrOpen = errors.New("keyfile: the key file is open to others than its owner")
+
+// Load reads the key file at path. It refuses a file that others than its
+// owner may read or write (ErrOpen), except on Windows, whose permissions
+// Go does not show.
+func Load(path string) (*Keys, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("keyfile: %w", err)
+	}
+	if runtime.GOOS != "windows" && info.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("%w: %s has mode %04o; chmod 600 %s", ErrOpen, path, info.Mode().Perm(), path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("keyfile: %w", err)
+	}
+	k, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return k, nil
+}
+
+// Create writes new keys to a new file at path, readable by its owner
+// only, synced to disk before it returns. It never overwrites a file.
+func Create(path string) (*Keys, error) {
+	k := New()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("keyfile: %w", err)
+	}
+	_, err = f.Write(k.Marshal())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return nil, fmt.Errorf("keyfile: writing %s: %w", path, err)
+	}
+	return k, nil
+}
+
+// LoadOrCreate loads the key file at path, or creates it if there is no
+// file there, and reports whether it did.
+func LoadOrCreate(path string) (k *Keys, created bool, err error) {
+	k, err = Load(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		k, err = Create(path)
+		return k, err == nil, err
+	}
+	return k, false, err
+}

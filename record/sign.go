@@ -1,0 +1,81 @@
+package record
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The tags of a signed record.
+const (
+	// SignerTag holds the public key that signed the record, in hex.
+	SignerTag = "Signer"
+	// SignatureTag holds the ed25519 signature of SignedBytes, in hex; it
+	// is the record's last tag.
+	SignatureTag = "Signature"
+)
+
+// signedPrefix begins the bytes a record's signature signs, so that a
+// signature of a record can never pass for a signature of anything else
+// the key signs.
+const signedPrefix = "chaturaji record signature v1\n"
+
+// SignedBytes returns what a record's signature signs: signedPrefix, then
+// the record in canonical form (String) without its Signature tag. Layout
+// (blank lines, line ends, comments, the turns' line breaks) is not signed,
+// since the canonical form rebuilds it; every tag but Signature, in its
+// order and with its value, and every turn are.
+func (r *Record) SignedBytes() []byte {
+	c := *r
+	c.Tags = append(Tags(nil), r.Tags...)
+	c.Tags.Delete(SignatureTag)
+	return []byte(signedPrefix + c.String())
+}
+
+// Sign signs the record with key: it sets the Signer tag to key's public
+// key and then the Signature tag, last, to the signature of SignedBytes.
+// Any earlier Signer and Signature tags are replaced.
+func (r *Record) Sign(key ed25519.PrivateKey) {
+	r.Tags.Delete(SignatureTag)
+	r.Tags.Delete(SignerTag)
+	r.Tags.Set(SignerTag, FormatPublicKey(key.Public().(ed25519.PublicKey)))
+	sig := ed25519.Sign(key, r.SignedBytes())
+	r.Tags.Set(SignatureTag, hex.EncodeToString(sig))
+}
+
+// CheckSignature checks that the Signature tag is key's signature of the
+// record's SignedBytes, and that the Signer tag, if present, names key. An
+// error is an *Error naming the tag.
+func (r *Record) CheckSignature(key ed25519.PublicKey) error {
+	want := FormatPublicKey(key)
+	if signer, ok := r.Tags.Get(SignerTag); ok && signer != want {
+		return r.tagError(SignerTag, signer, fmt.Errorf("the record says this key signed it, not %s", want))
+	}
+	s, ok := r.Tags.Get(SignatureTag)
+	if !ok {
+		return r.tagError(SignatureTag, "", errors.New("no Signature tag: the record is not signed"))
+	}
+	sig, err := hex.DecodeString(s)
+	if err != nil || len(sig) != ed25519.SignatureSize || strings.ToLower(s) != s {
+		return r.tagError(SignatureTag, s, fmt.Errorf("a signature is %d lower-case hexadecimal digits", 2*ed25519.SignatureSize))
+	}
+	if !ed25519.Verify(key, r.SignedBytes(), sig) {
+		return r.tagError(SignatureTag, s, fmt.Errorf("not a signature of this record by %s: the record was changed after it was signed, or another key signed it", want))
+	}
+	return nil
+}
+
+// FormatPublicKey returns a public key as records and the server write it:
+// 64 lower-case hexadecimal digits.
+func FormatPublicKey(key ed25519.PublicKey) string { return hex.EncodeToString(key) }
+
+// ParsePublicKey reads a public key written as FormatPublicKey writes it.
+func ParsePublicKey(s string) (ed25519.PublicKey, error) {
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != ed25519.PublicKeySize || strings.ToLower(s) != s {
+		return nil, fmt.Errorf("record: invalid public key %q: want %d lower-case hexadecimal digits", s, 2*ed25519.PublicKeySize)
+	}
+	return ed25519.PublicKey(b), nil
+}
