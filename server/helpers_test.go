@@ -34,6 +34,9 @@ func testConfig() server.Config {
 		RequestBurst: 10000,
 		MinTime:      10 * time.Millisecond,
 		PingInterval: 5 * time.Second,
+		// Every test client is 127.0.0.1, and some make a game of each
+		// kind of bot.
+		MaxBotGamesPerClient: 100,
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 )
@@ -24,7 +25,8 @@ type Server struct {
 	metrics  *metrics
 	ctx      context.Context // cancelled by Shutdown: bots and background work stop
 	cancel   context.CancelFunc
-	botSlots chan struct{}
+	bots     *scheduler // the bot workers, shared among the games
+	memory   *ai.Pool   // the search memory of every bot
 	requests *addrLimiter
 	conns    *connCounter                // WebSockets open by client address
 	cop      *http.CrossOriginProtection // nil if any origin is allowed
@@ -34,6 +36,10 @@ type Server struct {
 	games   map[string]*live
 	closing bool
 	wg      sync.WaitGroup // game loops and WebSocket connections
+
+	// The games of bots alone being created, not yet in games; guarded by
+	// mu (see admitBotGame).
+	pending reserved
 }
 
 // New returns a server that keeps its games in st and logs to logger. Start
@@ -51,7 +57,8 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		metrics:  newMetrics(),
 		ctx:      ctx,
 		cancel:   cancel,
-		botSlots: make(chan struct{}, cfg.BotWorkers),
+		bots:     newScheduler(cfg.BotWorkers),
+		memory:   ai.NewPool(cfg.BotMemory),
 		requests: newAddrLimiter(cfg.RequestRate, cfg.RequestBurst),
 		conns:    newConnCounter(cfg.MaxConnsPerAddr),
 		games:    make(map[string]*live),
@@ -270,11 +277,13 @@ type CreatedSeat struct {
 	Token  string `json:"token,omitempty"` // human seats only: the bearer token that acts for the seat
 }
 
-// create starts a new game: a fresh seed from the operating system's
-// cryptographic source, whose SHA-256 is published now; a token for each
-// human seat, of which the store keeps only the hash. It returns once the
-// start event and the first roll are saved.
-func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
+// create starts a new game for the client at address client: a fresh seed
+// from the operating system's cryptographic source, whose SHA-256 is
+// published now; a token for each human seat, of which the store keeps
+// only the hash. A game of bots alone must fit in the server's and the
+// client's limits. It returns once the start event and the first roll are
+// saved.
+func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Created, error) {
 	// Shutdown waits for a creation under way: a game once stored starts
 	// (and saves its first events) even if the server stops meanwhile.
 	if !s.track() {
@@ -291,7 +300,15 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 	if err != nil {
 		return nil, err
 	}
-	settings, err := json.Marshal(table)
+	creator := creatorKey(client)
+	if ng.botsAlone() {
+		release, err := s.admitBotGame(creator)
+		if err != nil {
+			return nil, err
+		}
+		defer release() // by then the game is running, and counts itself
+	}
+	set, err := json.Marshal(settings{Table: table, Creator: creator})
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +320,7 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 		Seed:     seed[:],
 		SeedHash: seed.Commitment(),
 		Start:    pr.StartPosition().String(),
-		Settings: settings,
+		Settings: set,
 		Status:   store.Live,
 		Created:  now,
 		Updated:  now,
@@ -325,7 +342,7 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 		s.log.Error("creating game", "game", info.ID, "err", err)
 		return nil, Errorf(EUNAVAILABLE, "the game could not be saved, so it was not created; try again")
 	}
-	l := newLive(s, &replayed{info: cloneGame(info), table: table, game: rules.NewGame(pr, seed)})
+	l := newLive(s, &replayed{info: cloneGame(info), table: table, creator: creator, game: rules.NewGame(pr, seed)})
 	s.startNew(l)
 	s.metrics.gamesTotal.Add(1)
 	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", ng.Seats)
@@ -333,7 +350,8 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 	return c, nil
 }
 
-// sweep forgets idle clients of the rate limiter now and then.
+// sweep forgets idle clients of the rate limiter now and then, and drops
+// the bots' memory that nobody has used since the last time.
 func (s *Server) sweep() {
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
@@ -343,6 +361,7 @@ func (s *Server) sweep() {
 			return
 		case now := <-t.C:
 			s.requests.sweep(now)
+			s.memory.Trim()
 		}
 	}
 }
