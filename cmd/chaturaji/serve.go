@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -28,7 +29,8 @@ var serveCommand = &command{
 }
 
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--origin URL]... [--bot-time D]
-                       [--grace D] [--log-level LEVEL] [--log-json]
+                       [--bot-workers N] [--bot-memory SIZE] [--max-bot-games N]
+                       [--max-bot-games-per-client N] [--grace D] [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -52,6 +54,13 @@ Flags:
 	                   open WebSockets, such as https://example.org; repeat it or
 	                   separate with commas; * allows any
 	--bot-time D       each bot decision's thinking time (default 300ms)
+	--bot-workers N    how many searching bots think at once, over all games
+	                   (default the number of CPUs); games with a human go first
+	--bot-memory SIZE  the memory all bots share for their searches, such as
+	                   256MiB (the default) or 1GiB
+	--max-bot-games N  the most live games with no human seat (default 100)
+	--max-bot-games-per-client N
+	                   the most of those created from one address (default 4)
 	--grace D          the default time an absent player's turn waits before a bot
 	                   takes the seat (default 2m)
 	--log-level LEVEL  debug, info, warn or error (default info)
@@ -72,6 +81,14 @@ func runServe(e *env, args []string) error {
 		return nil
 	})
 	botTime := fs.Duration("bot-time", 300*time.Millisecond, "")
+	botWorkers := fs.Int("bot-workers", runtime.NumCPU(), "")
+	botMemory := int64(256 << 20)
+	fs.Func("bot-memory", "", func(s string) (err error) {
+		botMemory, err = parseSize(s)
+		return err
+	})
+	maxBotGames := fs.Int("max-bot-games", 100, "")
+	maxBotGamesPerClient := fs.Int("max-bot-games-per-client", 4, "")
 	grace := fs.Duration("grace", 2*time.Minute, "")
 	level := fs.String("log-level", "info", "")
 	logJSON := fs.Bool("log-json", false, "")
@@ -94,7 +111,16 @@ func runServe(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := server.Config{Origins: origins, BotTime: *botTime, Grace: *grace}
+	for name, n := range map[string]int{"bot-workers": *botWorkers, "max-bot-games": *maxBotGames, "max-bot-games-per-client": *maxBotGamesPerClient} {
+		if n <= 0 {
+			return usageError("--%s %d: want a number above 0", name, n)
+		}
+	}
+	cfg := server.Config{
+		Origins: origins, BotTime: *botTime, Grace: *grace,
+		BotWorkers: *botWorkers, BotMemory: botMemory,
+		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
+	}
 	run, err := startServer(ctx, cfg, *dsn, *addr, logger)
 	if err != nil {
 		return err

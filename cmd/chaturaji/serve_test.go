@@ -335,11 +335,11 @@ type serverProcess struct {
 	err   error         // how it exited
 }
 
-// startBinary starts `chaturaji serve` and waits for it to say where it
-// listens.
-func startBinary(t *testing.T, bin, addr, db string) *serverProcess {
+// startBinary starts `chaturaji serve` with any extra flags and waits for
+// it to say where it listens.
+func startBinary(t *testing.T, bin, addr, db string, extra ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-time", "20ms")
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", db, "--bot-time", "20ms"}, extra...)...)
 	b := &serverProcess{cmd: cmd, start: time.Now(), log: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = b.log
 	stdout, err := cmd.StdoutPipe()
@@ -399,7 +399,7 @@ func (s *syncBuffer) String() string {
 }
 
 // freeAddr returns a loopback address with a port free now.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
