@@ -21,10 +21,22 @@ type Config struct {
 	// BotTime is the thinking time of a bot's decision (default 300ms).
 	BotTime time.Duration
 	// BotWorkers is how many searching bots may think at once, over all
-	// games (default the number of CPUs); the others wait their turn, and
-	// no game's loop waits for any bot. Bots that do not search (random,
-	// greedy) never wait.
+	// games (default the number of CPUs); the others wait their game's
+	// turn, games with a human seat first, and no game's loop waits for
+	// any bot. Bots that do not search (random, greedy) never wait.
 	BotWorkers int
+	// BotMemory is the memory in bytes that the searching bots of all
+	// games share for their tables and trees (default 256 MiB): a decision
+	// borrows its share while it thinks, a smaller one (or none) when the
+	// rest is lent (see ai.Pool).
+	BotMemory int64
+	// MaxBotGames caps the live games in which bots hold every seat
+	// (default 100), and MaxBotGamesPerClient those of them created from
+	// one client address (default 4). A game counts from its creation, or
+	// from the moment a bot takes its last human seat; creating one over a
+	// limit is refused, but a game plays on when its humans leave.
+	MaxBotGames          int
+	MaxBotGamesPerClient int // default 4; see MaxBotGames
 
 	// Grace is the default time an absent player's turn waits before a bot
 	// takes the seat, for tables that do not set their own (default 2m).
@@ -102,6 +114,11 @@ func (c Config) withDefaults() Config {
 	def(&c.PingInterval, 20*time.Second)
 	def(&c.WriteTimeout, 10*time.Second)
 	defInt(&c.BotWorkers, runtime.NumCPU())
+	defInt(&c.MaxBotGames, 100)
+	defInt(&c.MaxBotGamesPerClient, 4)
+	if c.BotMemory <= 0 {
+		c.BotMemory = 256 << 20
+	}
 	defInt(&c.MessageBurst, 100)
 	defInt(&c.RequestBurst, 400)
 	defInt(&c.CostlyBurst, 20)

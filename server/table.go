@@ -130,6 +130,16 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	return pr, t, nil
 }
 
+// botsAlone reports whether the request seats no human.
+func (ng *NewGame) botsAlone() bool {
+	for _, s := range ng.Seats {
+		if s == Human {
+			return false
+		}
+	}
+	return true
+}
+
 // checkPlayer checks a seat's player: "human" or "bot:SPEC".
 func checkPlayer(s string) error {
 	if s == Human {

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -32,8 +33,9 @@ var serveCommand = &command{
 }
 
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
-                       [--bot-time D] [--grace D] [--trusted-proxies CIDRS] [--request-rate N]
-                       [--costly-rate N] [--log-level LEVEL] [--log-json]
+                       [--bot-time D] [--bot-workers N] [--bot-memory SIZE] [--max-bot-games N]
+                       [--max-bot-games-per-client N] [--grace D] [--trusted-proxies CIDRS]
+                       [--request-rate N] [--costly-rate N] [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -70,6 +72,13 @@ Flags:
 	                   open WebSockets, such as https://example.org; repeat it or
 	                   separate with commas; * allows any
 	--bot-time D       each bot decision's thinking time (default 300ms)
+	--bot-workers N    how many searching bots think at once, over all games
+	                   (default the number of CPUs); games with a human go first
+	--bot-memory SIZE  the memory all bots share for their searches, such as
+	                   256MiB (the default) or 1GiB
+	--max-bot-games N  the most live games with no human seat (default 100)
+	--max-bot-games-per-client N
+	                   the most of those created from one address (default 4)
 	--grace D          the default time an absent player's turn waits before a bot
 	                   takes the seat (default 2m)
 	--trusted-proxies CIDRS
@@ -99,6 +108,14 @@ func runServe(e *env, args []string) error {
 		return nil
 	})
 	botTime := fs.Duration("bot-time", 300*time.Millisecond, "")
+	botWorkers := fs.Int("bot-workers", runtime.NumCPU(), "")
+	botMemory := int64(256 << 20)
+	fs.Func("bot-memory", "", func(s string) (err error) {
+		botMemory, err = parseSize(s)
+		return err
+	})
+	maxBotGames := fs.Int("max-bot-games", 100, "")
+	maxBotGamesPerClient := fs.Int("max-bot-games-per-client", 4, "")
 	grace := fs.Duration("grace", 2*time.Minute, "")
 	var proxies []netip.Prefix
 	fs.Func("trusted-proxies", "", func(s string) error {
@@ -132,8 +149,17 @@ func runServe(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := server.Config{Origins: origins, BotTime: *botTime, Grace: *grace,
-		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate}
+	for name, n := range map[string]int{"bot-workers": *botWorkers, "max-bot-games": *maxBotGames, "max-bot-games-per-client": *maxBotGamesPerClient} {
+		if n <= 0 {
+			return usageError("--%s %d: want a number above 0", name, n)
+		}
+	}
+	cfg := server.Config{
+		Origins: origins, BotTime: *botTime, Grace: *grace,
+		BotWorkers: *botWorkers, BotMemory: botMemory,
+		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
+		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate,
+	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
 		keys.path = defaultKeyFile(*dsn)
