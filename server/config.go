@@ -38,9 +38,19 @@ type Config struct {
 	MaxBotGames          int
 	MaxBotGamesPerClient int // default 4; see MaxBotGames
 
+	// MaxGamesPerClient caps the live games, of every kind, created by
+	// one client (default 20): so that one address cannot fill the
+	// server's MaxLiveGames and lock everyone else out.
+	MaxGamesPerClient int
+
 	// Grace is the default time an absent player's turn waits before a bot
 	// takes the seat, for tables that do not set their own (default 2m).
 	Grace time.Duration
+	// MaxGrace is the longest grace (abandon_ms) a table may ask for
+	// (default 1h): an absent player's game is taken over by bots within
+	// that time, so that a table nobody comes to cannot hold its place for
+	// days.
+	MaxGrace time.Duration
 	// MinTime is the shortest turn time or grace a table may ask for
 	// (default 1s; tests lower it).
 	MinTime time.Duration
@@ -110,12 +120,14 @@ func (c Config) withDefaults() Config {
 	}
 	def(&c.BotTime, 300*time.Millisecond)
 	def(&c.Grace, 2*time.Minute)
+	def(&c.MaxGrace, time.Hour)
 	def(&c.MinTime, time.Second)
 	def(&c.PingInterval, 20*time.Second)
 	def(&c.WriteTimeout, 10*time.Second)
 	defInt(&c.BotWorkers, runtime.NumCPU())
 	defInt(&c.MaxBotGames, 100)
 	defInt(&c.MaxBotGamesPerClient, 4)
+	defInt(&c.MaxGamesPerClient, 20)
 	if c.BotMemory <= 0 {
 		c.BotMemory = 256 << 20
 	}

@@ -38,7 +38,7 @@ type live struct {
 	done  chan struct{} // closed when the loop has stopped
 	state atomic.Pointer[State]
 
-	// For the quotas of games of bots alone (admitBotGame).
+	// For the quotas of games (admit).
 	creator   string      // creatorKey of the client that created the game; "" if unknown
 	botsAlone atomic.Bool // bots hold every seat (see botsAlone), as of the last snapshot
 

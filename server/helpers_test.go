@@ -39,6 +39,7 @@ func testConfig() server.Config {
 		// Every test client is 127.0.0.1, and some make a game of each
 		// kind of bot.
 		MaxBotGamesPerClient: 100,
+		MaxGamesPerClient:    1000,
 	}
 }
 

@@ -36,47 +36,67 @@ func botsAlone(seats []store.Seat) bool {
 	return true
 }
 
-// reserved counts the games of bots alone being created: admitted, not
-// yet running.
+// reserved counts the games being created: admitted, not yet running.
 type reserved struct {
-	all int
-	by  map[string]int // by creatorKey
+	bots   int            // games of bots alone
+	by     map[string]int // all games, by creatorKey
+	botsBy map[string]int // games of bots alone, by creatorKey
 }
 
-// admitBotGame reserves room for one more game of bots alone, created by
-// the client with key creator, within the server's and the client's
-// limits; release gives the reservation up once the game is running (or
-// could not be created). Live games count as they are now: those whose
-// humans all left count too.
-func (s *Server) admitBotGame(creator string) (release func(), err error) {
+// admit reserves room for one more game created by the client with key
+// creator, within its quota of live games (Config.MaxGamesPerClient) and,
+// for a game of bots alone, within the server's and the client's limits
+// of those (MaxBotGames, MaxBotGamesPerClient); release gives the
+// reservation up once the game is running (or could not be created). Live
+// games count as they are now: a game whose humans all left counts as one
+// of bots alone.
+func (s *Server) admit(creator string, bots bool) (release func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all, mine := s.pending.all, s.pending.by[creator]
+	mine, allBots, mineBots := s.pending.by[creator], s.pending.bots, s.pending.botsBy[creator]
 	for _, l := range s.games {
-		if l.botsAlone.Load() && l.state.Load().Status == string(store.Live) {
-			all++
-			if l.creator == creator {
-				mine++
+		if l.state.Load().Status != string(store.Live) {
+			continue
+		}
+		alone := l.botsAlone.Load()
+		if alone {
+			allBots++
+		}
+		if l.creator == creator {
+			mine++
+			if alone {
+				mineBots++
 			}
 		}
 	}
-	if mine >= s.cfg.MaxBotGamesPerClient {
+	if mine >= s.cfg.MaxGamesPerClient {
+		return nil, Errorf(ETOOMANY, "too many live games from your address: the limit is %d at once; finish or leave one first", s.cfg.MaxGamesPerClient)
+	}
+	if bots && mineBots >= s.cfg.MaxBotGamesPerClient {
 		return nil, Errorf(ETOOMANY, "too many games without a human seat from your address: the limit is %d live at once; take a seat in one, or wait for one to end", s.cfg.MaxBotGamesPerClient)
 	}
-	if all >= s.cfg.MaxBotGames {
-		return nil, Errorf(EUNAVAILABLE, "the server has %d live games without a human seat, its limit; try again later, or take a seat in a game", all)
+	if bots && allBots >= s.cfg.MaxBotGames {
+		return nil, Errorf(EUNAVAILABLE, "the server has %d live games without a human seat, its limit; try again later, or take a seat in a game", allBots)
 	}
 	if s.pending.by == nil {
-		s.pending.by = make(map[string]int)
+		s.pending.by, s.pending.botsBy = make(map[string]int), make(map[string]int)
 	}
-	s.pending.all++
-	s.pending.by[creator]++
+	count := func(d int) {
+		s.pending.by[creator] += d
+		if s.pending.by[creator] <= 0 {
+			delete(s.pending.by, creator)
+		}
+		if bots {
+			s.pending.bots += d
+			if s.pending.botsBy[creator] += d; s.pending.botsBy[creator] <= 0 {
+				delete(s.pending.botsBy, creator)
+			}
+		}
+	}
+	count(1)
 	return func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.pending.all--
-		if s.pending.by[creator]--; s.pending.by[creator] <= 0 {
-			delete(s.pending.by, creator)
-		}
+		count(-1)
 	}, nil
 }

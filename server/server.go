@@ -42,7 +42,7 @@ type Server struct {
 	wg      sync.WaitGroup // game loops and WebSocket connections
 
 	// The games of bots alone being created, not yet in games; guarded by
-	// mu (see admitBotGame).
+	// mu (see admit).
 	pending reserved
 }
 
@@ -307,13 +307,11 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 		return nil, err
 	}
 	creator := creatorKey(client)
-	if ng.botsAlone() {
-		release, err := s.admitBotGame(creator)
-		if err != nil {
-			return nil, err
-		}
-		defer release() // by then the game is running, and counts itself
+	release, err := s.admit(creator, ng.botsAlone())
+	if err != nil {
+		return nil, err
 	}
+	defer release() // by then the game is running, and counts itself
 	set, err := json.Marshal(settings{Table: table, Creator: creator})
 	if err != nil {
 		return nil, err

@@ -116,8 +116,8 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	switch {
 	case t.AbandonMS == 0:
 		t.AbandonMS = cfg.Grace.Milliseconds()
-	case t.AbandonMS < minMS || t.AbandonMS > maxMS:
-		return nil, t, Errorf(EINVALID, "abandon_ms %d: want 0 (the server's default) or %d to %d", t.AbandonMS, minMS, maxMS)
+	case t.AbandonMS < minMS || t.AbandonMS > cfg.MaxGrace.Milliseconds():
+		return nil, t, Errorf(EINVALID, "abandon_ms %d: want 0 (the server's default) or %d to %d", t.AbandonMS, minMS, cfg.MaxGrace.Milliseconds())
 	}
 	t.Takeover = ng.Takeover
 	if t.Takeover == "" {

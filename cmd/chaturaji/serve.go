@@ -34,7 +34,8 @@ var serveCommand = &command{
 
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
                        [--bot-time D] [--bot-workers N] [--bot-memory SIZE] [--max-bot-games N]
-                       [--max-bot-games-per-client N] [--grace D] [--trusted-proxies CIDRS]
+                       [--max-bot-games-per-client N] [--max-games-per-client N] [--grace D]
+                       [--max-grace D] [--trusted-proxies CIDRS]
                        [--request-rate N] [--costly-rate N] [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
@@ -79,8 +80,12 @@ Flags:
 	--max-bot-games N  the most live games with no human seat (default 100)
 	--max-bot-games-per-client N
 	                   the most of those created from one address (default 4)
+	--max-games-per-client N
+	                   the most live games of any kind created from one address
+	                   (default 20)
 	--grace D          the default time an absent player's turn waits before a bot
 	                   takes the seat (default 2m)
+	--max-grace D      the longest such time a new game may ask for (default 1h)
 	--trusted-proxies CIDRS
 	                   the reverse proxies whose X-Forwarded-For is believed, as
 	                   addresses or CIDR prefixes separated by commas, such as
@@ -116,7 +121,9 @@ func runServe(e *env, args []string) error {
 	})
 	maxBotGames := fs.Int("max-bot-games", 100, "")
 	maxBotGamesPerClient := fs.Int("max-bot-games-per-client", 4, "")
+	maxGamesPerClient := fs.Int("max-games-per-client", 20, "")
 	grace := fs.Duration("grace", 2*time.Minute, "")
+	maxGrace := fs.Duration("max-grace", time.Hour, "")
 	var proxies []netip.Prefix
 	fs.Func("trusted-proxies", "", func(s string) error {
 		ps, err := server.ParseTrustedProxies(s)
@@ -149,15 +156,19 @@ func runServe(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	for name, n := range map[string]int{"bot-workers": *botWorkers, "max-bot-games": *maxBotGames, "max-bot-games-per-client": *maxBotGamesPerClient} {
+	for name, n := range map[string]int{"bot-workers": *botWorkers, "max-bot-games": *maxBotGames, "max-bot-games-per-client": *maxBotGamesPerClient, "max-games-per-client": *maxGamesPerClient} {
 		if n <= 0 {
 			return usageError("--%s %d: want a number above 0", name, n)
 		}
+	}
+	if *grace > *maxGrace {
+		return usageError("--grace %v is longer than --max-grace %v", *grace, *maxGrace)
 	}
 	cfg := server.Config{
 		Origins: origins, BotTime: *botTime, Grace: *grace,
 		BotWorkers: *botWorkers, BotMemory: botMemory,
 		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
+		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace,
 		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
