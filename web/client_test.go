@@ -315,12 +315,12 @@ func TestTakeoverNoted(t *testing.T) {
 	}
 	// The seats panel shows the seat's player as it was at the step shown.
 	who := `document.querySelector('#seats .seat[data-seat="South"]').textContent`
-	if got := eval[string](t, p, who); !strings.Contains(got, "bot, random") {
+	if got := eval[string](t, p, who); !strings.Contains(got, "Random bot") {
 		t.Errorf("at the end the replay shows South as %q, want the bot", got)
 	}
 	must(t, p.Key("Home"))
 	must(t, p.Wait(`document.querySelector('#slider').value === '0'`, 5*time.Second))
-	if got := eval[string](t, p, who); !strings.Contains(got, "human") || strings.Contains(got, "bot") {
+	if got := eval[string](t, p, who); !strings.Contains(got, "Human") || strings.Contains(got, "bot") {
 		t.Errorf("at the start the replay shows South as %q, want human", got)
 	}
 	nums := eval[[]string](t, p, `[...document.querySelectorAll('#moves .move-no')].map(e => e.textContent)`)

@@ -77,6 +77,8 @@ export class Board {
     /** @type {{from: number, id: number, x0: number, y0: number, moved: boolean, toggle: boolean, el: SVGElement|null}|null} */
     this.drag = null;
     this.pendingRender = false;
+    /** an action was chosen: until the next position the board offers nothing */
+    this.waiting = false;
 
     /** @type {Record<string, string>} role by letter */
     this.roles = {};
@@ -144,6 +146,7 @@ export class Board {
   render(st) {
     const changed = !this.state || this.state.pos !== st.pos;
     this.state = st;
+    if (changed || !st.canAct) this.waiting = false;
     if (changed && this.selected >= 0 && !this.sources().has(this.selected)) this.selected = -1;
     if (this.drag && this.drag.moved) {
       this.pendingRender = true;
@@ -203,10 +206,11 @@ export class Board {
     if (!st) return;
     const { squares, marks, pieces, dots, arrows } = this.layers;
     const pos = st.pos;
-    const sources = this.sources();
-    const drops = st.canAct ? this.drops() : new Map();
+    const canAct = !!st.canAct && !this.waiting;
+    const sources = canAct ? this.sources() : new Set();
+    const drops = canAct ? this.drops() : new Map();
     const frozen = seatStatus(this.preset, pos).frozen;
-    this.svg.classList.toggle('can-act', !!st.canAct);
+    this.svg.classList.toggle('can-act', canAct);
 
     // Squares, with coordinates along the bottom row and the left column.
     const sq = [];
@@ -275,7 +279,7 @@ export class Board {
         class: ['piece', frozen.has(p.seat) && 'frozen', sources.has(i) && 'movable-piece'],
         'data-square': squareName(i), 'data-piece': p.seat + p.letter,
       }, pieceGroup(p.seat, p.letter, this.roles[p.letter] || 'pawn',
-        `${seatName}'s ${name} on ${squareName(i)}${frozen.has(p.seat) ? ' (frozen)' : ''}`));
+        `${seatName}'s ${name} on ${squareName(i)}${frozen.has(p.seat) ? ' (frozen)' : ''}`, this.names[p.letter]));
       g.style.transform = `translate(${x * CELL}px, ${y * CELL}px)`;
       if (st.animate && st.animate.to === i) {
         const [fx, fy] = screenXY(st.animate.from, this.bottom);
@@ -437,7 +441,6 @@ export class Board {
     const drop = st.canAct ? this.drops().get(sq) : undefined;
     if (drop && !(this.selected >= 0 && this.targets(this.selected).has(sq))) {
       this.selected = -1;
-      this.draw();
       this.play(drop);
       return;
     }
@@ -483,9 +486,9 @@ export class Board {
     const st = this.state;
     const options = this.targets(from).get(to) || [];
     this.selected = -1;
-    this.draw();
     if (!st) return;
     if (options.length === 0) {
+      this.draw();
       const p = st.pos.board[from];
       const name = p ? (this.names[p.letter] || p.letter) : 'piece';
       this.onRefuse(`Illegal move: the ${name} on ${squareName(from)} cannot go to ${squareName(to)}.`);
@@ -502,10 +505,15 @@ export class Board {
   async play(options) {
     let action = options[0];
     if (options.length > 1) {
+      this.draw();
       const chosen = await this.choose(options);
       if (!chosen) return;
       action = chosen;
     }
+    // Offer nothing more until the game answers with its next position:
+    // the old one must not light up as playable meanwhile.
+    this.waiting = true;
+    this.draw();
     this.onAction(action);
   }
 

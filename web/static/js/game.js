@@ -10,9 +10,10 @@ import { MoveList, addTakeover } from './movelist.js';
 import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
 import { Connection } from './connection.js';
-import { armyBadge, paint } from './pieces.js';
+import { armyBadge, paint, pieceKey } from './pieces.js';
 import { parsePosition, parseAction, parseExtra, seatStatus, ordinal } from './position.js';
 import { label, pending, rollOffText, splitRoll } from './decisions.js';
+import { showMissing } from './notfound.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -22,23 +23,30 @@ import { label, pending, rollOffText, splitRoll } from './decisions.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 
-/** takeFragmentToken keeps a token given in the address (#seat=..&token=..) and hides it. */
+/**
+ * takeFragmentToken keeps a token given in the address (#seat=..&token=..)
+ * and hides it; it reports whether there was one.
+ */
 function takeFragmentToken() {
   const f = new URLSearchParams(location.hash.slice(1));
   const seat = f.get('seat'), token = f.get('token');
-  if (seat && token) {
-    api.saveToken(id, seat, token);
-    history.replaceState(null, '', location.pathname);
-  }
+  if (!seat || !token) return false;
+  api.saveToken(id, seat, token);
+  history.replaceState(null, '', location.pathname);
+  return true;
 }
 
 async function main() {
   takeFragmentToken();
+  // An invite link opened in a tab that shows this game already changes
+  // only the fragment, which loads nothing: take its seat and start again
+  // as that seat's player.
+  window.addEventListener('hashchange', () => { if (takeFragmentToken()) location.reload(); });
   let st;
   try {
     st = await api.game(id);
   } catch (e) {
-    replace(byId('board'), h('p', { class: 'error' }, `This game cannot be shown: ${/** @type {Error} */ (e).message}`));
+    showMissing(id, e);
     return;
   }
   const preset = await api.preset(st.rules);
@@ -108,6 +116,7 @@ class GamePage {
     this.board.onAction = (a) => this.send(a);
     this.board.onRefuse = (m) => this.say(m, 'error');
     this.diceView = new Dice(byId('dice'), preset);
+    replace(byId('piece-key-host'), pieceKey(preset));
     this.seatsView = new Seats(byId('seats'), preset);
     this.moveList = new MoveList(byId('moves'), preset);
     this.analysis = new Analysis(byId('evalbar'), preset);
@@ -370,7 +379,7 @@ class GamePage {
     if (!this.canAct()) return;
     this.sending = true;
     this.say('');
-    this.schedule();
+    this.render();
     try {
       const after = await this.conn.act(this.toAct, action);
       this.awaitSeq = Math.max(this.awaitSeq, (after && after.seq) || 0);
@@ -378,8 +387,6 @@ class GamePage {
       this.say(`Refused: ${/** @type {Error} */ (e).message}`, 'error');
     } finally {
       this.sending = false;
-    /** the event that brings this browser's last accepted action: until it comes the page waits */
-    this.awaitSeq = 0;
       this.schedule();
     }
   }

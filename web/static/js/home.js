@@ -169,13 +169,20 @@ function list(el, games, verb, href, empty) {
   const letters = { South: 'b', West: 'y', North: 'g', East: 'r' };
   replace(el, ...games.map((g) => {
     const scores = g.scores || (g.result && /^-?\d+(,-?\d+)*$/.test(g.result) ? g.result.split(',').map(Number) : null);
-    return h('li', { class: 'game-item', 'data-game': g.id },
-    h('span', { class: 'chips' },
-      ...g.seats.map((s, i) => h('span', { class: ['chip', g.to_act === s.seat && 'to-act'], title: s.seat },
+    // A chip: the seat's army, its player ("Level 3 bot"), and its score
+    // apart, so that "Level 3 bot" and 3 points are never one "level 3 3".
+    const chip = (/** @type {import('./api.js').SeatInfo} */ s, /** @type {number} */ i) => {
+      const who = s.name || api.playerLabel(s.player);
+      return h('li', { class: ['chip', g.to_act === s.seat && 'to-act'], title: `${s.seat}: ${who}` },
         armyBadge(letters[/** @type {keyof letters} */ (s.seat)] || 'b', 16),
-        `${s.name || api.playerLabel(s.player).replace('bot, ', '')}${scores ? ` ${scores[i]}` : ''}`))),
-    h('span', { class: 'muted small' }, `${g.rules} · ${ago(g.updated)}`),
-    h('a', { class: 'button secondary small', href: href(g) }, verb));
+        h('span', { class: 'sr-only' }, `${s.seat}: `),
+        h('span', { class: 'chip-who' }, who),
+        scores ? h('span', { class: 'chip-score', title: 'score' }, h('span', { class: 'sr-only' }, ', score '), String(scores[i])) : null);
+    };
+    return h('li', { class: 'game-item', 'data-game': g.id },
+      h('ul', { class: 'chips', 'aria-label': 'Players' }, ...g.seats.map(chip)),
+      h('span', { class: 'game-meta muted small' }, `${g.rules} · ${ago(g.updated)}`),
+      h('a', { class: 'button secondary small', href: href(g), 'aria-label': `${verb} game ${g.id}` }, verb));
   }));
 }
 

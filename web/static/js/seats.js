@@ -43,7 +43,11 @@ export class Seats {
       const out = st.out.has(def.letter);
       const rank = st.ranks ? st.ranks[i] : 0;
       const you = st.held.has(name);
-      const who = info.name ? `${info.name} (${playerLabel(info.player)})` : playerLabel(info.player);
+      // The name and the kind of player apart: a phone's strip shows the
+      // name alone when there is one.
+      const who = info.name
+        ? [h('span', { class: 'player-name' }, info.name), h('span', { class: 'player-kind named' }, ` (${playerLabel(info.player)})`)]
+        : [h('span', { class: 'player-name player-kind' }, playerLabel(info.player))];
       const commands = st.commands && st.commands.has(def.letter);
       return h('li', {
         class: ['seat', toAct && 'to-act', (frozen || out) && 'frozen', out && 'out', you && 'you'],
@@ -55,7 +59,7 @@ export class Seats {
         h('span', { class: 'seat-name' }, `${name}`, h('span', { class: 'colour-name' }, ` · ${armies[def.letter].name}`)),
         h('span', { class: 'seat-player' }, you ? h('span', { class: 'you-tag' }, 'you') : null,
           info.online === true ? h('span', { class: 'online', title: 'connected' }, '● ') : info.online === false ? h('span', { class: 'offline', title: 'not connected' }, '○ ') : null,
-          who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '')),
+          ...who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '')),
       h('span', { class: 'seat-clock', 'data-clock': toAct && st.deadline ? st.deadline : '' }),
       h('span', { class: 'seat-score', title: 'score' }, pr.goal === 'points' ? String(st.scores[i] ?? 0) : ''),
       h('span', { class: ['seat-rank', rank === 1 && 'first'], title: 'rank' }, rank ? ordinal(rank) : ''));
