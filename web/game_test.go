@@ -52,7 +52,7 @@ func TestFinishAndReplay(t *testing.T) {
 	must(t, p.Go(site.URL+"/"))
 	must(t, p.Wait(`document.querySelector('#seat-East')`, 5*time.Second))
 	eval[bool](t, p, `(() => {
-		document.querySelector('#house').value = 'clock=40';
+		document.querySelector('#house-clock').value = '40';
 		for (const s of ['West', 'North', 'East']) document.querySelector('#seat-' + s).value = 'bot:greedy';
 		document.querySelector('#name-South').value = 'Ann';
 		return true;
