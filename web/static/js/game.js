@@ -82,6 +82,10 @@ class GamePage {
     /** @type {string[]} */
     this.actions = [];
     this.deadline = '';
+    /** @type {Record<string, number>} when each seat's open decision began (ms), by seat name */
+    this.opened = {};
+    /** @type {Record<string, number>} how long each seat's last decision took (ms), by seat name */
+    this.took = {};
     this.status = st.status;
     /** @type {{seat: string, roll: string, note: string}} colour letter and faces of the last roll; note: a roll-off */
     this.lastRoll = { seat: '', roll: '', note: '' };
@@ -190,6 +194,11 @@ class GamePage {
           if (live) this.animateMove = { from: a.from, to: a.to };
         }
         if (live && e.by === 'timeout') toast(`${e.seat} ran out of time: ${e.action}`);
+        const began = this.opened[e.seat || ''];
+        if (began !== undefined && e.at) {
+          this.took[e.seat || ''] = Math.max(0, Date.parse(e.at) - began);
+          delete this.opened[e.seat || ''];
+        }
         this.hint = null;
         break;
       }
@@ -214,6 +223,9 @@ class GamePage {
       this.actions = e.actions || [];
       this.deadline = e.deadline || '';
       this.status = e.status || this.status;
+      // A decision with a deadline opened now: its time runs from the
+      // deadline less the table's time for a decision.
+      if (e.deadline && e.to_act && this.table.turn_ms) this.opened[e.to_act] = Date.parse(e.deadline) - this.table.turn_ms;
     }
     this.schedule();
   }
@@ -271,6 +283,7 @@ class GamePage {
       seats: this.seats, scores: this.scores, ranks: this.end ? this.end.ranks || null : null,
       toAct: this.toAct, frozen: status.frozen, out: status.out, held: this.held, deadline: this.deadline,
       over: this.status !== 'live', team: status.team, commands: status.commands,
+      turnMS: this.table.turn_ms, took: this.took,
     });
     this.moveList.render(this.turns);
     this.renderTurn(canAct);
