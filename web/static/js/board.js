@@ -79,6 +79,10 @@ export class Board {
     this.pendingRender = false;
     /** an action was chosen: until the next position the board offers nothing */
     this.waiting = false;
+    /** called after each drawing (the keyboard's grid names the squares again) */
+    this.afterDraw = () => {};
+    /** called to give the focus back to the board when the chooser closes */
+    this.focusBack = () => {};
 
     /** @type {Record<string, string>} role by letter */
     this.roles = {};
@@ -105,7 +109,7 @@ export class Board {
       drag: s('g', { class: 'drag-layer' }),
     };
     this.svg.append(this.arrowDefs(), ...Object.values(this.layers));
-    this.chooser = h('div', { class: 'chooser', hidden: true });
+    this.chooser = h('div', { class: 'chooser', hidden: true, role: 'dialog', 'aria-label': 'Choose a piece' });
     host.replaceChildren(this.svg, this.chooser);
     this.svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
     this.svg.addEventListener('pointermove', (e) => this.pointerMove(e));
@@ -322,6 +326,7 @@ export class Board {
     }
     if (st.hint) ar.push(this.arrow(st.hint, '#0b6bcb', 'head-hint', 0.9, 'hint-arrow'));
     arrows.replaceChildren(...ar);
+    this.afterDraw();
   }
 
   /**
@@ -531,13 +536,16 @@ export class Board {
         return h('button', { type: 'button', onclick: () => done(o) }, `${this.names[letter] || letter} (${letter})`);
       });
       this.chooser.replaceChildren(h('p', {}, drop ? 'Drop which piece?' : 'Promote to:'), ...buttons, h('button', { type: 'button', class: 'quiet', onclick: () => done(null) }, 'Cancel'));
+      this.chooser.onkeydown = (e) => { if (e.key === 'Escape') { e.preventDefault(); done(null); } };
       this.chooser.hidden = false;
       /** @type {HTMLElement} */ (buttons[0]).focus();
     });
   }
 
   hideChooser() {
+    const focused = this.chooser.contains(document.activeElement);
     this.chooser.hidden = true;
+    if (focused) this.focusBack();
   }
 }
 

@@ -14,6 +14,7 @@ import { armyBadge, paint, pieceKey } from './pieces.js';
 import { parsePosition, parseAction, parseExtra, seatStatus, ordinal } from './position.js';
 import { label, pending, rollOffText, splitRoll } from './decisions.js';
 import { showMissing } from './notfound.js';
+import { BoardKeys, describeAction } from './keyboard.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -118,7 +119,8 @@ class GamePage {
     paint(preset);
     this.board = new Board(byId('board'), preset);
     this.board.onAction = (a) => this.send(a);
-    this.board.onRefuse = (m) => this.say(m, 'error');
+    this.board.onRefuse = (m) => { this.say(m, 'error'); this.keys.say(m); };
+    this.keys = new BoardKeys(this.board, byId('announce'));
     this.diceView = new Dice(byId('dice'), preset);
     replace(byId('piece-key-host'), pieceKey(preset));
     this.seatsView = new Seats(byId('seats'), preset);
@@ -177,6 +179,10 @@ class GamePage {
           break;
         }
         this.lastRoll = { seat: this.letter[e.seat] || '', roll: e.roll || '', note: '' };
+        if (live && this.preset.dice) {
+          const d = this.preset.dice;
+          this.keys.say(`${e.seat} rolled ${[...splitRoll(e.roll || '').own].map((f) => `${f}: ${d.words[f] || 'no piece'}`).join(', ')}.`);
+        }
         this.turns.push({ seat: this.lastRoll.seat, roll: e.roll || '', actions: [], step: e.seq || 0 });
         if (live) this.animateDice = true;
         break;
@@ -187,6 +193,8 @@ class GamePage {
           this.turns.push({ seat: letter, roll: '-', actions: [], step: e.seq || 0 });
         }
         this.turns[this.turns.length - 1].actions.push({ text: e.action || '', step: e.seq || 0 });
+        // Said before the position changes: it is read from the one before.
+        if (live) this.keys.say(describeAction(this.preset, this.pos, e.seat || '', e.action || ''));
         const a = parseAction(e.action || '');
         if (a.type === 'move') {
           this.lastMoves[letter] = { from: a.from, to: a.to };
@@ -211,6 +219,7 @@ class GamePage {
       }
       case 'end':
         this.end = e;
+        if (live) this.keys.say(`Game over: ${e.end || 'the game has ended'}.`);
         break;
     }
     if (e.position) {
