@@ -115,7 +115,7 @@ class GamePage {
     this.wasDown = false;
 
     document.title = `Chaturaji · ${preset.name} · ${id}`;
-    replace(byId('game-title'), h('a', { href: `/rules/${encodeURIComponent(preset.name)}`, title: 'the rules of this game' }, preset.name));
+    replace(byId('game-title'), h('span', { class: 'sr-only' }, 'Game of '), h('a', { href: `/rules/${encodeURIComponent(preset.name)}`, title: 'the rules of this game' }, preset.name));
     paint(preset);
     this.board = new Board(byId('board'), preset);
     this.board.onAction = (a) => this.send(a);

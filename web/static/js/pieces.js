@@ -13,7 +13,7 @@ import { s, h } from './dom.js';
 /** The colours an army may have, by name (web.SeatInfo's colour). */
 const palette = {
   black: { fill: '#2a2c30', stroke: '#000000', ink: '#f6f1e4' },
-  yellow: { fill: '#f2c230', stroke: '#6b5200', ink: '#2b2200' },
+  yellow: { fill: '#f2c230', stroke: '#4d3b00', ink: '#2b2200' }, // its outline, 3:1 or more on both squares
   green: { fill: '#1f8a50', stroke: '#0a3b20', ink: '#f4fff7' },
   red: { fill: '#d43a30', stroke: '#5c0e09', ink: '#fff6f3' },
   blue: { fill: '#2f62c8', stroke: '#0d275e', ink: '#f2f6ff' },
@@ -170,7 +170,7 @@ export function pieceGroup(seat, letter, role, title, name) {
  */
 export function armyBadge(seat, size = 22) {
   const a = armies[seat] || armies.b;
-  return s('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'army-badge', 'aria-hidden': 'true' }, tokenShape(a));
+  return s('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'army-badge', 'data-army': seat, 'aria-hidden': 'true' }, tokenShape(a));
 }
 
 /**

@@ -83,7 +83,7 @@ class Replay {
     this.view = held || preset.seats[0].seat;
 
     document.title = `Replay ${id} · Chaturaji`;
-    replace(byId('game-title'), h('a', { href: `/rules/${encodeURIComponent(preset.name)}` }, preset.name));
+    replace(byId('game-title'), h('span', { class: 'sr-only' }, 'Replay of a game of '), h('a', { href: `/rules/${encodeURIComponent(preset.name)}` }, preset.name));
     paint(preset);
     this.board = new Board(byId('board'), preset);
     this.dice = new Dice(byId('dice'), preset);
