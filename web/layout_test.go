@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/web/webtest"
 )
 
 // covered returns, of the elements a CSS selector finds in a page, those
@@ -38,21 +39,57 @@ const overlapJS = `((a, b) => {
 // nothing (neither the seat strip nor the dice panel), and beside them.
 func TestPhoneGameOver(t *testing.T) {
 	site := newSite(t)
-	st, err := site.Finish("chaturaji", 4, 'K', 11)
-	must(t, err)
+	id := botGame(t, site, "Asha Ramachandran", "Bhimasena", "Chandrashekhar", "Devika")
 	p := newPage(t, 390, 844, true)
-	must(t, p.Go(site.URL+"/game/"+st.ID))
+	must(t, p.Go(site.URL+"/game/"+id))
 	must(t, p.Wait(`document.querySelector('#over:not([hidden]) .over-card .seed code')`, 10*time.Second))
 	for _, sel := range []string{"#over-title", "#over .ranking td", "#over .seed", "#over .button-row > *", "#over .score-chart"} {
 		if bad := eval[[]string](t, p, fmt.Sprintf(`%s(%q)`, coveredJS, sel)); len(bad) > 0 {
 			t.Errorf("on a phone the game-over card is covered:\n%s", strings.Join(bad, "\n"))
 		}
 	}
+	// The seat strip above: each seat's words stay in its own column.
+	if bad := eval[[]string](t, p, `[...document.querySelectorAll('#seats .seat')].flatMap(seat => {
+		const box = seat.getBoundingClientRect();
+		// What shows of an element: its box, cut by the ancestors that clip.
+		const shown = (e) => {
+			const r = e.getBoundingClientRect();
+			let left = r.left, right = r.right;
+			for (let a = e.parentElement; a && a !== seat; a = a.parentElement) {
+				if (getComputedStyle(a).overflowX === 'visible') continue;
+				const q = a.getBoundingClientRect();
+				left = Math.max(left, q.left);
+				right = Math.min(right, q.right);
+			}
+			return {left, right, width: r.width};
+		};
+		return [...seat.querySelectorAll('*')].filter(e => { const r = shown(e); return r.width > 0 && r.right > r.left && (r.left < box.left - 1 || r.right > box.right + 1); })
+			.map(e => seat.dataset.seat + ': ' + (e.getAttribute('class') || e.tagName) + ' ' + e.textContent);
+	})`); len(bad) > 0 {
+		t.Errorf("on a phone, words stick out of their seat in the strip: %q", bad)
+	}
 	for _, other := range []string{"#seats", ".dice-panel", "#controls"} {
 		if eval[bool](t, p, fmt.Sprintf(`%s(document.querySelector('.over-card'), document.querySelector(%q))`, overlapJS, other)) {
 			t.Errorf("on a phone the game-over card overlaps %s", other)
 		}
 	}
+}
+
+// botGame lets four named greedy bots play a game to its end and returns
+// its id.
+func botGame(t *testing.T, site *webtest.Site, names ...string) string {
+	t.Helper()
+	c, err := site.Create(server.NewGame{Seats: []string{"bot:greedy", "bot:greedy", "bot:greedy", "bot:greedy"}, Names: names})
+	must(t, err)
+	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		st, err := site.State(c.ID)
+		must(t, err)
+		if st.Status == "finished" {
+			return c.ID
+		}
+	}
+	t.Fatalf("the bots of game %s did not finish in a minute", c.ID)
+	return ""
 }
 
 // TestInviteShowsYou opens a friend's invite link in a browser of their
