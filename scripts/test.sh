@@ -25,13 +25,15 @@ fi
 step "go vet"
 go vet ./...
 
-# The tests need PostgreSQL (package store/postgres) and Chromium (package
-# web). Install whatever is missing in one go: apt-get update once, then one
-# apt-get install.
+# The tests need PostgreSQL (package store/postgres), Chromium and npm
+# (package web: npm fetches axe-core, the accessibility rules its browser
+# tests run). Install whatever is missing in one go: apt-get update once,
+# then one apt-get install.
 step "system packages"
 missing=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || missing+=(chromium fonts-dejavu-core)
+command -v npm >/dev/null 2>&1 || [ -n "${CHATURAJI_AXE:-}" ] || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
 		echo "test.sh: the tests need ${missing[*]}: install them (as root, with apt-get) and run again" >&2
@@ -42,9 +44,19 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 else
-	echo "PostgreSQL and Chromium are installed"
+	echo "PostgreSQL, Chromium and npm are installed"
 fi
 bash scripts/chromium.sh
+
+# axe-core, pinned, from the npm registry into a cache outside the
+# repository (scripts/axe.sh); the tests fail without it.
+step "axe-core"
+if [ -z "${CHATURAJI_AXE:-}" ] && ! command -v npm >/dev/null 2>&1; then
+	echo "test.sh: npm is missing: the browser tests need axe-core from the npm registry; install Node.js and npm and run again" >&2
+	exit 1
+fi
+bash scripts/axe.sh
+echo "axe-core is installed"
 
 # The PostgreSQL tests fail without a server: start one unless we are given
 # one (a postgres:// URL of a database where tests may create schemas).

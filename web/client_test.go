@@ -109,9 +109,9 @@ func TestClock(t *testing.T) {
 	must(t, err)
 	p := newPage(t, 1100, 800, false)
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
-	must(t, p.Wait(`document.querySelector('#seats .seat.to-act[data-seat="South"] .seat-clock').textContent !== ''`, 10*time.Second))
+	must(t, p.Wait(`document.querySelector('#seats .seat.to-act[data-seat="South"] .seat-clock .clock-time').textContent !== ''`, 10*time.Second))
 	clock := func() int {
-		text := eval[string](t, p, `document.querySelector('#seats .seat.to-act .seat-clock').textContent`)
+		text := eval[string](t, p, `document.querySelector('#seats .seat.to-act .seat-clock .clock-time').textContent`)
 		var m, s int
 		if _, err := fmt.Sscanf(text, "%d:%d", &m, &s); err != nil {
 			t.Fatalf("the clock shows %q", text)
@@ -122,12 +122,56 @@ func TestClock(t *testing.T) {
 	if first < 80 || first > 90 {
 		t.Errorf("the clock starts at %ds of a 90s turn", first)
 	}
-	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#seats .seat.to-act .seat-clock').textContent !== %q`, eval[string](t, p, `document.querySelector('#seats .seat.to-act .seat-clock').textContent`)), 3*time.Second))
+	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#seats .seat.to-act .seat-clock .clock-time').textContent !== %q`, eval[string](t, p, `document.querySelector('#seats .seat.to-act .seat-clock .clock-time').textContent`)), 3*time.Second))
 	if next := clock(); next >= first {
 		t.Errorf("the clock went from %ds to %ds", first, next)
 	}
-	if n := eval[int](t, p, `document.querySelectorAll('#seats .seat-clock:not(:empty)').length`); n != 1 {
-		t.Errorf("%d clocks shown, want the seat to act's only", n)
+	if n := eval[int](t, p, `document.querySelectorAll('#seats .seat-clock.running').length`); n != 1 {
+		t.Errorf("%d clocks running, want the seat to act's only", n)
+	}
+}
+
+// TestEverySeatsClock shows a clock for every human seat of a timed game,
+// not only the one to act: the running one counts down and says so, the
+// others show the time they will have, and a seat that has moved shows
+// how long it took.
+func TestEverySeatsClock(t *testing.T) {
+	site := newSite(t)
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, TurnMS: 90000, AutoPass: new(false)})
+	must(t, err)
+	p := newPage(t, 1100, 800, false)
+	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
+	clock := func(seat string) (text, state string) {
+		t.Helper()
+		v := eval[[]string](t, p, fmt.Sprintf(`(() => { const c = document.querySelector('#seats .seat[data-seat=%q] .seat-clock'); return c ? [c.innerText, c.classList.contains('running') ? 'running' : 'waiting'] : ['', 'none']; })()`, seat))
+		return v[0], v[1]
+	}
+	must(t, p.Wait(`document.querySelector('#seats .seat.to-act[data-seat="South"] .seat-clock.running')`, 10*time.Second))
+	if text, state := clock("West"); state != "waiting" || !strings.Contains(text, "1:30") {
+		t.Errorf("while South moves, West's clock shows %q (%s), want its 1:30 waiting", text, state)
+	}
+	for _, bot := range []string{"North", "East"} {
+		if text, _ := clock(bot); strings.TrimSpace(text) != "" {
+			t.Errorf("the bot %s has a clock: %q", bot, text)
+		}
+	}
+	// South moves (or passes); West's clock runs, South's shows its time again
+	// and how long it took.
+	must(t, p.Wait(`!document.querySelector('#play-move').disabled || document.querySelector('#act-pass')`, 10*time.Second))
+	if eval[bool](t, p, `!document.querySelector('#play-move').disabled`) {
+		must(t, p.ClickElement("#play-move"))
+	} else {
+		must(t, p.ClickElement("#act-pass"))
+	}
+	tokens := map[string]string{"West": c.Seats[1].Token}
+	st := waitForHuman(t, site, c.ID, tokens)
+	must(t, p.Wait(fmt.Sprintf(`Number(document.body.dataset.seq) >= %d`, st.Seq), 10*time.Second))
+	if text, state := clock("West"); state != "running" {
+		t.Errorf("while West moves its clock shows %q, %s", text, state)
+	}
+	text, state := clock("South")
+	if state != "waiting" || !strings.Contains(text, "1:30") || !regexp.MustCompile(`took \d+s`).MatchString(text) {
+		t.Errorf("after its move South's clock shows %q (%s), want 1:30 waiting and the time it took", text, state)
 	}
 }
 
@@ -315,12 +359,12 @@ func TestTakeoverNoted(t *testing.T) {
 	}
 	// The seats panel shows the seat's player as it was at the step shown.
 	who := `document.querySelector('#seats .seat[data-seat="South"]').textContent`
-	if got := eval[string](t, p, who); !strings.Contains(got, "bot, random") {
+	if got := eval[string](t, p, who); !strings.Contains(got, "Random bot") {
 		t.Errorf("at the end the replay shows South as %q, want the bot", got)
 	}
 	must(t, p.Key("Home"))
 	must(t, p.Wait(`document.querySelector('#slider').value === '0'`, 5*time.Second))
-	if got := eval[string](t, p, who); !strings.Contains(got, "human") || strings.Contains(got, "bot") {
+	if got := eval[string](t, p, who); !strings.Contains(got, "Human") || strings.Contains(got, "bot") {
 		t.Errorf("at the start the replay shows South as %q, want human", got)
 	}
 	nums := eval[[]string](t, p, `[...document.querySelectorAll('#moves .move-no')].map(e => e.textContent)`)

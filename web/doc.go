@@ -21,5 +21,9 @@
 // a method a path does not take gets 405 with Allow and a JSON error.
 //
 // The JavaScript is plain ES modules checked by `// @ts-check` and JSDoc
-// types: there is no build step.
+// types: there is no build step. The pages follow the system's light or
+// dark colour scheme (static/css/theme.css), and a game can be played with
+// the keyboard alone, each square and move said in a live region
+// (static/js/keyboard.js); the browser tests run axe-core's accessibility
+// rules on every page (scripts/axe.sh installs them).
 package web

@@ -52,7 +52,7 @@ func TestFinishAndReplay(t *testing.T) {
 	must(t, p.Go(site.URL+"/"))
 	must(t, p.Wait(`document.querySelector('#seat-East')`, 5*time.Second))
 	eval[bool](t, p, `(() => {
-		document.querySelector('#house').value = 'clock=40';
+		document.querySelector('#house-clock').value = '40';
 		for (const s of ['West', 'North', 'East']) document.querySelector('#seat-' + s).value = 'bot:greedy';
 		document.querySelector('#name-South').value = 'Ann';
 		return true;
@@ -64,7 +64,7 @@ func TestFinishAndReplay(t *testing.T) {
 	must(t, p.ClickElement("#open-game"))
 	must(t, p.Wait(`location.pathname.startsWith('/game/') && document.body.dataset.seq`, 10*time.Second))
 	id := eval[string](t, p, `location.pathname.split('/')[2]`)
-	if rules := eval[string](t, p, `document.querySelector('#game-title').textContent`); rules != "chaturaji+clock=40" {
+	if rules := eval[string](t, p, `document.querySelector('#game-title a').textContent`); rules != "chaturaji+clock=40" {
 		t.Errorf("the game plays %q, want chaturaji+clock=40", rules)
 	}
 

@@ -1,6 +1,7 @@
 // Command screenshots regenerates the pictures of the web client in
-// docs/screenshots: the home page, a game in progress, a game over, a
-// replay and a game on a phone. It runs a game server with the client on a
+// docs/screenshots: the home page, a game in progress (in the light and
+// the dark colour scheme), a game over, a replay, and a game and a game
+// over on a phone. It runs a game server with the client on a
 // fresh temporary database, plays the games through the API and the
 // pages, and photographs them in headless Chromium (Debian's chromium, or
 // $CHROMIUM_PATH).
@@ -81,6 +82,8 @@ func run(out string) error {
 		func() error { return s.over(over) },
 		func() error { return s.replay(over) },
 		func() error { return s.phone(live) },
+		func() error { return s.dark(live) },
+		func() error { return s.phoneOver(over) },
 	} {
 		if err := step(); err != nil {
 			return err
@@ -173,13 +176,23 @@ func capture(st *server.State, rng *rand.Rand) string {
 	return st.Actions[0]
 }
 
-// tab opens a page, runs its steps and saves a picture of it.
+// tab opens a page in the light colour scheme, runs its steps and saves a
+// picture of it.
 func (s *shooter) tab(name string, width, height int64, mobile bool, url string, steps ...string) error {
+	return s.shoot(name, "light", width, height, mobile, url, steps...)
+}
+
+// shoot opens a page in a colour scheme ("light" or "dark"), runs its
+// steps and saves a picture of it.
+func (s *shooter) shoot(name, scheme string, width, height int64, mobile bool, url string, steps ...string) error {
 	p, err := s.browser.Tab(width, height, mobile)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
+	if err := p.ColorScheme(scheme); err != nil {
+		return err
+	}
 	if err := p.Go(url); err != nil {
 		return err
 	}
@@ -254,4 +267,16 @@ func (s *shooter) phone(g live) error {
 	return s.tab("phone", 390, 844, true, fmt.Sprintf("%s/game/%s#seat=South&token=%s", s.site.URL, g.id, g.token),
 		`document.querySelector('svg.board.can-act') && document.querySelector('#board rect.movable')`,
 		"sleep 700ms")
+}
+
+func (s *shooter) dark(g live) error {
+	return s.shoot("game-dark", "dark", 1280, 860, false, fmt.Sprintf("%s/game/%s#seat=South&token=%s", s.site.URL, g.id, g.token),
+		`document.querySelector('svg.board.can-act') && document.querySelector('#board rect.movable')`,
+		"select", `document.querySelector('#board circle.dest')`,
+		"sleep 700ms")
+}
+
+func (s *shooter) phoneOver(id string) error {
+	return s.tab("phone-over", 390, 844, true, s.site.URL+"/game/"+id,
+		`document.querySelector('#over:not([hidden]) .ranking')`, "sleep 300ms")
 }

@@ -9,8 +9,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // ChromiumPath returns the browser to drive: $CHROMIUM_PATH, else
@@ -279,6 +283,44 @@ func (p *Page) Key(key string) error {
 	js := fmt.Sprintf(`document.dispatchEvent(new KeyboardEvent('keydown', {key: %q, bubbles: true})), true`, key)
 	_, err := Eval[bool](p, js)
 	return err
+}
+
+// Press sends a real key press, such as "ArrowLeft", "Enter" or " ", to
+// the element that has the focus: unlike Key, the browser also does what
+// the key does by default (scroll the page, press a button) unless the
+// page prevents it.
+func (p *Page) Press(key string) error {
+	named := map[string]string{
+		"ArrowLeft": kb.ArrowLeft, "ArrowRight": kb.ArrowRight, "ArrowUp": kb.ArrowUp, "ArrowDown": kb.ArrowDown,
+		"Enter": kb.Enter, "Escape": kb.Escape, "Tab": kb.Tab, "Home": kb.Home, "End": kb.End,
+		"PageUp": kb.PageUp, "PageDown": kb.PageDown,
+	}
+	if k, ok := named[key]; ok {
+		key = k
+	}
+	ctx, cancel := context.WithTimeout(p.Ctx, 10*time.Second)
+	defer cancel()
+	return chromedp.Do(ctx, chromedp.KeyEvent(key))
+}
+
+// OnNewDocument runs a script in every document the tab loads from now
+// on, before the page's own scripts.
+func (p *Page) OnNewDocument(js string) error {
+	return chromedp.Do(p.Ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
+		return err
+	}))
+}
+
+// ColorScheme makes the tab's pages see the system's colour scheme as
+// "light" or "dark" (the CSS media feature prefers-color-scheme).
+func (p *Page) ColorScheme(scheme string) error {
+	return chromedp.Do(p.Ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	}))
 }
 
 // Screenshot returns a PNG of the viewport.

@@ -219,14 +219,15 @@ export function inviteLink(id, seat, token) {
 }
 
 /**
- * playerLabel describes a seat's player in a few words: "you", "human",
- * "bot (level 3)".
+ * playerLabel names a seat's player in a few words that cannot be misread
+ * beside a score: "Human", "Level 3 bot", "Greedy bot", "Strong bot
+ * (nodes=5000)".
  * @param {string} player
  */
 export function playerLabel(player) {
-  if (player === 'human') return 'human';
-  const spec = player.replace(/^bot:/, '');
-  const lv = spec.match(/^(?:level:)?(\d)$/);
-  if (lv) return `bot, level ${lv[1]}`;
-  return `bot, ${spec}`;
+  if (player === 'human') return 'Human';
+  const [spec, settings] = player.replace(/^bot:/, '').split('?');
+  const lv = spec.match(/^(?:level:)?(\d+)$/);
+  const kind = lv ? `Level ${lv[1]} bot` : `${spec.charAt(0).toUpperCase()}${spec.slice(1)} bot`;
+  return settings ? `${kind} (${settings})` : kind;
 }

@@ -77,6 +77,12 @@ export class Board {
     /** @type {{from: number, id: number, x0: number, y0: number, moved: boolean, toggle: boolean, el: SVGElement|null}|null} */
     this.drag = null;
     this.pendingRender = false;
+    /** an action was chosen: until the next position the board offers nothing */
+    this.waiting = false;
+    /** called after each drawing (the keyboard's grid names the squares again) */
+    this.afterDraw = () => {};
+    /** called to give the focus back to the board when the chooser closes */
+    this.focusBack = () => {};
 
     /** @type {Record<string, string>} role by letter */
     this.roles = {};
@@ -103,7 +109,7 @@ export class Board {
       drag: s('g', { class: 'drag-layer' }),
     };
     this.svg.append(this.arrowDefs(), ...Object.values(this.layers));
-    this.chooser = h('div', { class: 'chooser', hidden: true });
+    this.chooser = h('div', { class: 'chooser', hidden: true, role: 'dialog', 'aria-label': 'Choose a piece' });
     host.replaceChildren(this.svg, this.chooser);
     this.svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
     this.svg.addEventListener('pointermove', (e) => this.pointerMove(e));
@@ -144,6 +150,7 @@ export class Board {
   render(st) {
     const changed = !this.state || this.state.pos !== st.pos;
     this.state = st;
+    if (changed || !st.canAct) this.waiting = false;
     if (changed && this.selected >= 0 && !this.sources().has(this.selected)) this.selected = -1;
     if (this.drag && this.drag.moved) {
       this.pendingRender = true;
@@ -203,10 +210,11 @@ export class Board {
     if (!st) return;
     const { squares, marks, pieces, dots, arrows } = this.layers;
     const pos = st.pos;
-    const sources = this.sources();
-    const drops = st.canAct ? this.drops() : new Map();
+    const canAct = !!st.canAct && !this.waiting;
+    const sources = canAct ? this.sources() : new Set();
+    const drops = canAct ? this.drops() : new Map();
     const frozen = seatStatus(this.preset, pos).frozen;
-    this.svg.classList.toggle('can-act', !!st.canAct);
+    this.svg.classList.toggle('can-act', canAct);
 
     // Squares, with coordinates along the bottom row and the left column.
     const sq = [];
@@ -275,7 +283,7 @@ export class Board {
         class: ['piece', frozen.has(p.seat) && 'frozen', sources.has(i) && 'movable-piece'],
         'data-square': squareName(i), 'data-piece': p.seat + p.letter,
       }, pieceGroup(p.seat, p.letter, this.roles[p.letter] || 'pawn',
-        `${seatName}'s ${name} on ${squareName(i)}${frozen.has(p.seat) ? ' (frozen)' : ''}`));
+        `${seatName}'s ${name} on ${squareName(i)}${frozen.has(p.seat) ? ' (frozen)' : ''}`, this.names[p.letter]));
       g.style.transform = `translate(${x * CELL}px, ${y * CELL}px)`;
       if (st.animate && st.animate.to === i) {
         const [fx, fy] = screenXY(st.animate.from, this.bottom);
@@ -318,6 +326,7 @@ export class Board {
     }
     if (st.hint) ar.push(this.arrow(st.hint, '#0b6bcb', 'head-hint', 0.9, 'hint-arrow'));
     arrows.replaceChildren(...ar);
+    this.afterDraw();
   }
 
   /**
@@ -437,7 +446,6 @@ export class Board {
     const drop = st.canAct ? this.drops().get(sq) : undefined;
     if (drop && !(this.selected >= 0 && this.targets(this.selected).has(sq))) {
       this.selected = -1;
-      this.draw();
       this.play(drop);
       return;
     }
@@ -483,9 +491,9 @@ export class Board {
     const st = this.state;
     const options = this.targets(from).get(to) || [];
     this.selected = -1;
-    this.draw();
     if (!st) return;
     if (options.length === 0) {
+      this.draw();
       const p = st.pos.board[from];
       const name = p ? (this.names[p.letter] || p.letter) : 'piece';
       this.onRefuse(`Illegal move: the ${name} on ${squareName(from)} cannot go to ${squareName(to)}.`);
@@ -502,10 +510,15 @@ export class Board {
   async play(options) {
     let action = options[0];
     if (options.length > 1) {
+      this.draw();
       const chosen = await this.choose(options);
       if (!chosen) return;
       action = chosen;
     }
+    // Offer nothing more until the game answers with its next position:
+    // the old one must not light up as playable meanwhile.
+    this.waiting = true;
+    this.draw();
     this.onAction(action);
   }
 
@@ -523,13 +536,16 @@ export class Board {
         return h('button', { type: 'button', onclick: () => done(o) }, `${this.names[letter] || letter} (${letter})`);
       });
       this.chooser.replaceChildren(h('p', {}, drop ? 'Drop which piece?' : 'Promote to:'), ...buttons, h('button', { type: 'button', class: 'quiet', onclick: () => done(null) }, 'Cancel'));
+      this.chooser.onkeydown = (e) => { if (e.key === 'Escape') { e.preventDefault(); done(null); } };
       this.chooser.hidden = false;
       /** @type {HTMLElement} */ (buttons[0]).focus();
     });
   }
 
   hideChooser() {
+    const focused = this.chooser.contains(document.activeElement);
     this.chooser.hidden = true;
+    if (focused) this.focusBack();
   }
 }
 

@@ -39,6 +39,8 @@ export class Dice {
     this.preset = preset;
     /** @type {Record<string, string>} role by letter */
     this.roles = Object.fromEntries(preset.pieces.map((p) => [p.letter, p.role]));
+    /** @type {Record<string, string>} name by letter */
+    this.names = Object.fromEntries(preset.pieces.map((p) => [p.letter, p.name]));
     this.timer = 0;
   }
 
@@ -86,7 +88,7 @@ export class Dice {
         return h('div', { class: ['die-box', used && 'used'], 'data-face': f, 'data-seat': seat },
           dieFace(f, long),
           h('div', { class: 'die-kinds' },
-            ...[...letters].map((l) => kindIcon(seat, this.roles[l] || 'pawn', l, 28))),
+            ...[...letters].map((l) => kindIcon(seat, this.roles[l] || 'pawn', l, 28, this.names[l]))),
           h('div', { class: 'die-word' }, letters ? word : 'no piece'));
       });
     };

@@ -10,9 +10,11 @@ import { MoveList, addTakeover } from './movelist.js';
 import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
 import { Connection } from './connection.js';
-import { armyBadge, paint } from './pieces.js';
+import { armyBadge, paint, pieceKey } from './pieces.js';
 import { parsePosition, parseAction, parseExtra, seatStatus, ordinal } from './position.js';
 import { label, pending, rollOffText, splitRoll } from './decisions.js';
+import { showMissing } from './notfound.js';
+import { BoardKeys, describeAction } from './keyboard.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -22,23 +24,30 @@ import { label, pending, rollOffText, splitRoll } from './decisions.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 
-/** takeFragmentToken keeps a token given in the address (#seat=..&token=..) and hides it. */
+/**
+ * takeFragmentToken keeps a token given in the address (#seat=..&token=..)
+ * and hides it; it reports whether there was one.
+ */
 function takeFragmentToken() {
   const f = new URLSearchParams(location.hash.slice(1));
   const seat = f.get('seat'), token = f.get('token');
-  if (seat && token) {
-    api.saveToken(id, seat, token);
-    history.replaceState(null, '', location.pathname);
-  }
+  if (!seat || !token) return false;
+  api.saveToken(id, seat, token);
+  history.replaceState(null, '', location.pathname);
+  return true;
 }
 
 async function main() {
   takeFragmentToken();
+  // An invite link opened in a tab that shows this game already changes
+  // only the fragment, which loads nothing: take its seat and start again
+  // as that seat's player.
+  window.addEventListener('hashchange', () => { if (takeFragmentToken()) location.reload(); });
   let st;
   try {
     st = await api.game(id);
   } catch (e) {
-    replace(byId('board'), h('p', { class: 'error' }, `This game cannot be shown: ${/** @type {Error} */ (e).message}`));
+    showMissing(id, e);
     return;
   }
   const preset = await api.preset(st.rules);
@@ -74,6 +83,10 @@ class GamePage {
     /** @type {string[]} */
     this.actions = [];
     this.deadline = '';
+    /** @type {Record<string, number>} when each seat's open decision began (ms), by seat name */
+    this.opened = {};
+    /** @type {Record<string, number>} how long each seat's last decision took (ms), by seat name */
+    this.took = {};
     this.status = st.status;
     /** @type {{seat: string, roll: string, note: string}} colour letter and faces of the last roll; note: a roll-off */
     this.lastRoll = { seat: '', roll: '', note: '' };
@@ -102,12 +115,14 @@ class GamePage {
     this.wasDown = false;
 
     document.title = `Chaturaji · ${preset.name} · ${id}`;
-    replace(byId('game-title'), h('a', { href: `/rules/${encodeURIComponent(preset.name)}`, title: 'the rules of this game' }, preset.name));
+    replace(byId('game-title'), h('span', { class: 'sr-only' }, 'Game of '), h('a', { href: `/rules/${encodeURIComponent(preset.name)}`, title: 'the rules of this game' }, preset.name));
     paint(preset);
     this.board = new Board(byId('board'), preset);
     this.board.onAction = (a) => this.send(a);
-    this.board.onRefuse = (m) => this.say(m, 'error');
+    this.board.onRefuse = (m) => { this.say(m, 'error'); this.keys.say(m); };
+    this.keys = new BoardKeys(this.board, byId('announce'));
     this.diceView = new Dice(byId('dice'), preset);
+    replace(byId('piece-key-host'), pieceKey(preset));
     this.seatsView = new Seats(byId('seats'), preset);
     this.moveList = new MoveList(byId('moves'), preset);
     this.analysis = new Analysis(byId('evalbar'), preset);
@@ -164,6 +179,10 @@ class GamePage {
           break;
         }
         this.lastRoll = { seat: this.letter[e.seat] || '', roll: e.roll || '', note: '' };
+        if (live && this.preset.dice) {
+          const d = this.preset.dice;
+          this.keys.say(`${e.seat} rolled ${[...splitRoll(e.roll || '').own].map((f) => `${f}: ${d.words[f] || 'no piece'}`).join(', ')}.`);
+        }
         this.turns.push({ seat: this.lastRoll.seat, roll: e.roll || '', actions: [], step: e.seq || 0 });
         if (live) this.animateDice = true;
         break;
@@ -174,6 +193,8 @@ class GamePage {
           this.turns.push({ seat: letter, roll: '-', actions: [], step: e.seq || 0 });
         }
         this.turns[this.turns.length - 1].actions.push({ text: e.action || '', step: e.seq || 0 });
+        // Said before the position changes: it is read from the one before.
+        if (live) this.keys.say(describeAction(this.preset, this.pos, e.seat || '', e.action || ''));
         const a = parseAction(e.action || '');
         if (a.type === 'move') {
           this.lastMoves[letter] = { from: a.from, to: a.to };
@@ -181,6 +202,11 @@ class GamePage {
           if (live) this.animateMove = { from: a.from, to: a.to };
         }
         if (live && e.by === 'timeout') toast(`${e.seat} ran out of time: ${e.action}`);
+        const began = this.opened[e.seat || ''];
+        if (began !== undefined && e.at) {
+          this.took[e.seat || ''] = Math.max(0, Date.parse(e.at) - began);
+          delete this.opened[e.seat || ''];
+        }
         this.hint = null;
         break;
       }
@@ -193,6 +219,7 @@ class GamePage {
       }
       case 'end':
         this.end = e;
+        if (live) this.keys.say(`Game over: ${e.end || 'the game has ended'}.`);
         break;
     }
     if (e.position) {
@@ -205,6 +232,9 @@ class GamePage {
       this.actions = e.actions || [];
       this.deadline = e.deadline || '';
       this.status = e.status || this.status;
+      // A decision with a deadline opened now: its time runs from the
+      // deadline less the table's time for a decision.
+      if (e.deadline && e.to_act && this.table.turn_ms) this.opened[e.to_act] = Date.parse(e.deadline) - this.table.turn_ms;
     }
     this.schedule();
   }
@@ -262,6 +292,7 @@ class GamePage {
       seats: this.seats, scores: this.scores, ranks: this.end ? this.end.ranks || null : null,
       toAct: this.toAct, frozen: status.frozen, out: status.out, held: this.held, deadline: this.deadline,
       over: this.status !== 'live', team: status.team, commands: status.commands,
+      turnMS: this.table.turn_ms, took: this.took,
     });
     this.moveList.render(this.turns);
     this.renderTurn(canAct);
@@ -370,7 +401,7 @@ class GamePage {
     if (!this.canAct()) return;
     this.sending = true;
     this.say('');
-    this.schedule();
+    this.render();
     try {
       const after = await this.conn.act(this.toAct, action);
       this.awaitSeq = Math.max(this.awaitSeq, (after && after.seq) || 0);
@@ -378,8 +409,6 @@ class GamePage {
       this.say(`Refused: ${/** @type {Error} */ (e).message}`, 'error');
     } finally {
       this.sending = false;
-    /** the event that brings this browser's last accepted action: until it comes the page waits */
-    this.awaitSeq = 0;
       this.schedule();
     }
   }

@@ -27,7 +27,9 @@ async function main() {
     byId('play-error').textContent = `The server cannot be reached: ${/** @type {Error} */ (e).message}`;
   }
   const sel = /** @type {HTMLSelectElement} */ (byId('preset'));
-  replace(sel, ...presets.map((p) => h('option', { value: p.name }, `${p.name} — ${p.title}`)));
+  // The menu names the presets; what the chosen one is, is said under it
+  // (a description in the menu would be cut off).
+  replace(sel, ...presets.map((p) => h('option', { value: p.name, title: p.title }, p.name)));
   sel.value = presets.some((p) => p.name === 'chaturaji') ? 'chaturaji' : (presets[0] || { name: '' }).name;
   const want = new URLSearchParams(location.search).get('rules');
   if (want && presets.some((p) => p.name === want)) sel.value = want;
@@ -64,13 +66,12 @@ function currentPreset() {
   return presets.find((p) => p.name === name);
 }
 
-/** seatRows draws one row per seat of the chosen preset. */
+/** seatRows draws the chosen preset's description, house rules and seats. */
 function seatRows() {
   const pr = currentPreset();
   if (!pr) return;
-  byId('preset-title').textContent = pr.options.length
-    ? `House rules for ${pr.name}: ${pr.options.map((o) => o.values && o.values.length ? `${o.name}=${o.values.join('|')}` : o.name).join(', ')}.`
-    : '';
+  byId('preset-about').textContent = pr.title;
+  houseRules(pr);
   const rows = pr.seats.map((s, i) => {
     const sel = /** @type {HTMLSelectElement} */ (h('select', { id: `seat-${s.seat}`, name: `seat-${i}`, 'aria-label': `Player of ${s.seat}`, 'aria-describedby': `about-${s.seat}` },
       ...players.map((p) => h('option', { value: p.spec, title: p.about }, p.label))));
@@ -88,12 +89,83 @@ function seatRows() {
   replace(byId('seat-rows'), ...rows);
 }
 
+/** Words for the values of house rules that are not plain numbers or on/off. */
+const valueWords = {
+  long: 'one long die', cube: 'one cube die', 'cube-blank': 'one cube die with blank faces',
+  '2long': 'two long dice', '2cube': 'two cube dice', '2cube-blank': 'two cube dice with blank faces',
+};
+
+/**
+ * houseRules offers the chosen preset's house rules as choices people can
+ * read: a box to tick for a rule that is on or off, a number for one that
+ * takes a number, a menu for one with named values, each labelled with
+ * what it changes. The rules' name (chaturaji+clock=40) is shown as they
+ * are chosen.
+ * @param {import('./api.js').Preset} pr
+ */
+function houseRules(pr) {
+  const box = byId('house-options');
+  byId('house-rules').hidden = pr.options.length === 0;
+  const sentence = (/** @type {string} */ t) => t.charAt(0).toUpperCase() + t.slice(1);
+  const rows = pr.options.map((o) => {
+    const id = `house-${o.name}`;
+    const values = o.values || [];
+    /** @type {HTMLElement} */
+    let control;
+    if (values.length === 0) {
+      control = h('input', { type: 'checkbox', id, 'data-option': o.name });
+      return h('div', { class: 'house-row flag' }, control, h('label', { for: id }, sentence(o.help), ' ', h('code', {}, o.name)));
+    }
+    if (values.length === 1 && values[0] === 'N') {
+      control = h('input', { type: 'number', id, min: 0, step: 1, inputmode: 'numeric', placeholder: 'as the rules say', 'data-option': o.name });
+    } else {
+      const yesNo = values.length === 2 && values.includes('on') && values.includes('off');
+      control = h('select', { id, 'data-option': o.name },
+        h('option', { value: '' }, 'as the rules say'),
+        ...values.map((v) => h('option', { value: v }, yesNo ? (v === 'on' ? 'yes' : 'no') : valueWords[/** @type {keyof valueWords} */ (v)] || v)));
+    }
+    return h('div', { class: 'house-row' }, h('label', { for: id }, sentence(o.help), ' ', h('code', {}, o.name)), control);
+  });
+  replace(box, ...rows);
+  box.oninput = showRules;
+  box.onchange = showRules;
+  showRules();
+}
+
+/** @returns {string[]} the house rules chosen, as the rules' name writes them */
+function chosenHouseRules() {
+  const out = [];
+  for (const el of byId('house-options').querySelectorAll('[data-option]')) {
+    const c = /** @type {HTMLInputElement} */ (el);
+    const name = c.dataset.option;
+    if (c.type === 'checkbox') {
+      if (c.checked) out.push(name);
+    } else if (c.value.trim() !== '') {
+      out.push(`${name}=${c.value.trim()}`);
+    }
+  }
+  return out;
+}
+
+/** rulesName is the rules the form describes: the preset and its house rules. */
+function rulesName() {
+  const pr = currentPreset();
+  if (!pr) return '';
+  return [pr.name, ...chosenHouseRules()].join('+');
+}
+
+/** showRules says which rules the game will play. */
+function showRules() {
+  const house = chosenHouseRules();
+  byId('house-chosen').textContent = house.length ? house.join(', ') : 'none';
+  byId('house-summary').textContent = house.length ? `The game will play ${rulesName()}.` : '';
+}
+
 /** create starts the game the form describes and shows its invite links. */
 async function create() {
   const pr = currentPreset();
   if (!pr) return;
-  const house = /** @type {HTMLInputElement} */ (byId('house')).value.trim().replace(/^\+/, '');
-  const rules = house ? `${pr.name}+${house.split(/[\s,+]+/).filter(Boolean).join('+')}` : pr.name;
+  const rules = rulesName();
   const seats = pr.seats.map((s) => /** @type {HTMLSelectElement} */ (byId(`seat-${s.seat}`)).value);
   const names = pr.seats.map((s) => /** @type {HTMLInputElement} */ (byId(`name-${s.seat}`)).value.trim());
   const turn = Number(/** @type {HTMLSelectElement} */ (byId('time')).value);
@@ -125,24 +197,38 @@ function showCreated(c) {
   const letter = (/** @type {string} */ seat) => (pr && pr.seats.find((s) => s.seat === seat) || { letter: 'b' }).letter;
   const humans = c.seats.filter((s) => s.token);
   const game = `/game/${encodeURIComponent(c.id)}`;
+  // Each seat's link written out, to read or select, with a button that
+  // copies it.
   const items = humans.map((s) => {
     const link = api.inviteLink(c.id, s.seat, s.token || '');
-    return h('li', {}, armyBadge(letter(s.seat), 18), h('strong', {}, s.seat),
+    const field = /** @type {HTMLInputElement} */ (h('input', {
+      type: 'text', class: 'invite-link', readonly: true, value: link, id: `invite-${s.seat}`,
+      'aria-label': `Invite link of ${s.seat}`, spellcheck: 'false',
+      onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select(),
+    }));
+    return h('li', {},
+      h('span', { class: 'invite-seat' }, armyBadge(letter(s.seat), 18), h('strong', {}, s.seat)),
+      field,
       h('button', {
         type: 'button', class: 'secondary small', 'data-invite': s.seat, 'data-link': link,
         'aria-label': `Copy the invite link of ${s.seat}`,
-        onclick: async () => toast(await copyText(link) ? `Invite link for ${s.seat} copied` : 'Copy failed: open the seat and copy the address'),
-      }, 'Copy invite link'),
-      h('a', { href: link, class: 'small' }, 'open'));
+        onclick: async () => toast(await copyText(link) ? `Invite link for ${s.seat} copied` : 'Copy failed: select the link and copy it'),
+      }, 'Copy'),
+      h('a', { href: link, class: 'small', 'aria-label': `Open ${s.seat}'s seat here` }, 'open'));
   });
   out.hidden = false;
   replace(out,
-    h('p', {}, h('strong', {}, 'Game created. '), humans.length > 1
+    h('h3', { class: 'created-title', tabindex: -1 }, 'Game created'),
+    h('p', {}, humans.length > 1
       ? 'Send each friend the link of their seat, or play every human seat here, in turn.'
       : humans.length === 1 ? 'Your seat is ready.' : 'Only bots: watch them play.'),
-    humans.length ? h('ul', {}, ...items) : null,
+    humans.length ? h('ul', { class: 'invite-links' }, ...items) : null,
     h('p', {}, h('a', { class: 'button primary', href: game, id: 'open-game' },
       humans.length > 1 ? '▶ Play all human seats here' : humans.length ? '▶ Play' : '▶ Watch')));
+  // The links come under the form, below the fold of most screens: bring
+  // them into view, and the focus to them for keyboards and screen readers.
+  out.scrollIntoView({ block: out.offsetHeight < innerHeight ? 'center' : 'start' });
+  /** @type {HTMLElement} */ (out.querySelector('.created-title')).focus({ preventScroll: true });
 }
 
 /** refreshLists shows the live games and the recent finished ones. */
@@ -169,13 +255,20 @@ function list(el, games, verb, href, empty) {
   const letters = { South: 'b', West: 'y', North: 'g', East: 'r' };
   replace(el, ...games.map((g) => {
     const scores = g.scores || (g.result && /^-?\d+(,-?\d+)*$/.test(g.result) ? g.result.split(',').map(Number) : null);
-    return h('li', { class: 'game-item', 'data-game': g.id },
-    h('span', { class: 'chips' },
-      ...g.seats.map((s, i) => h('span', { class: ['chip', g.to_act === s.seat && 'to-act'], title: s.seat },
+    // A chip: the seat's army, its player ("Level 3 bot"), and its score
+    // apart, so that "Level 3 bot" and 3 points are never one "level 3 3".
+    const chip = (/** @type {import('./api.js').SeatInfo} */ s, /** @type {number} */ i) => {
+      const who = s.name || api.playerLabel(s.player);
+      return h('li', { class: ['chip', g.to_act === s.seat && 'to-act'], title: `${s.seat}: ${who}` },
         armyBadge(letters[/** @type {keyof letters} */ (s.seat)] || 'b', 16),
-        `${s.name || api.playerLabel(s.player).replace('bot, ', '')}${scores ? ` ${scores[i]}` : ''}`))),
-    h('span', { class: 'muted small' }, `${g.rules} · ${ago(g.updated)}`),
-    h('a', { class: 'button secondary small', href: href(g) }, verb));
+        h('span', { class: 'sr-only' }, `${s.seat}: `),
+        h('span', { class: 'chip-who' }, who),
+        scores ? h('span', { class: 'chip-score', title: 'score' }, h('span', { class: 'sr-only' }, ', score '), String(scores[i])) : null);
+    };
+    return h('li', { class: 'game-item', 'data-game': g.id },
+      h('ul', { class: 'chips', 'aria-label': 'Players' }, ...g.seats.map(chip)),
+      h('span', { class: 'game-meta muted small' }, `${g.rules} · ${ago(g.updated)}`),
+      h('a', { class: 'button secondary small', href: href(g), 'aria-label': `${verb} game ${g.id}` }, verb));
   }));
 }
 

@@ -55,8 +55,14 @@ export class MoveList {
     const atEnd = this.host.scrollHeight - this.host.scrollTop - this.host.clientHeight < 40;
     replace(this.host, ...items);
     if (this.onPick) {
-      const cur = this.host.querySelector('.current');
-      if (cur) cur.scrollIntoView({ block: 'nearest' });
+      // Scroll the list alone to the current step: scrollIntoView would
+      // scroll the page too, and take the board out of view.
+      const cur = /** @type {HTMLElement|null} */ (this.host.querySelector('.current'));
+      if (cur) {
+        const top = cur.getBoundingClientRect().top - this.host.getBoundingClientRect().top + this.host.scrollTop;
+        if (top < this.host.scrollTop) this.host.scrollTop = top;
+        else if (top + cur.offsetHeight > this.host.scrollTop + this.host.clientHeight) this.host.scrollTop = top + cur.offsetHeight - this.host.clientHeight;
+      }
     } else if (atEnd || current === -1) {
       this.host.scrollTop = this.host.scrollHeight;
     }

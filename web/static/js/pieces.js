@@ -4,7 +4,7 @@
 // the colours apart still tell the armies apart; each kind of piece has its
 // own glyph and its letter in a badge.
 
-import { s } from './dom.js';
+import { s, h } from './dom.js';
 
 /**
  * @typedef {{name: string, fill: string, stroke: string, ink: string, shape: string}} Army
@@ -13,7 +13,7 @@ import { s } from './dom.js';
 /** The colours an army may have, by name (web.SeatInfo's colour). */
 const palette = {
   black: { fill: '#2a2c30', stroke: '#000000', ink: '#f6f1e4' },
-  yellow: { fill: '#f2c230', stroke: '#6b5200', ink: '#2b2200' },
+  yellow: { fill: '#f2c230', stroke: '#4d3b00', ink: '#2b2200' }, // its outline, 3:1 or more on both squares
   green: { fill: '#1f8a50', stroke: '#0a3b20', ink: '#f4fff7' },
   red: { fill: '#d43a30', stroke: '#5c0e09', ink: '#fff6f3' },
   blue: { fill: '#2f62c8', stroke: '#0d275e', ink: '#f2f6ff' },
@@ -81,6 +81,46 @@ const glyphs = {
 };
 
 /**
+ * Glyphs of pieces that have their own names in a preset (martian), by
+ * name: a paladin moves as no horse does, and a P on a horse would read as
+ * a pawn; each such piece is drawn as itself. A path that starts with "!"
+ * is filled even-odd (its inner shapes are holes).
+ */
+const namedGlyphs = {
+  monarch: [
+    'M27 66 L23 38 L37 50 L50 32 L63 50 L77 38 L73 66 Z',
+    'M27 70 H73 V78 H27 Z',
+    'M47 12 H53 V18 H59 V24 H53 V29 H47 V24 H41 V18 H47 Z',
+  ],
+  raven: [
+    // a bird seen from the side: body and tail, head and beak
+    'M22 62 Q26 44 46 42 Q52 30 64 30 Q72 30 76 36 L88 40 L76 44 Q74 56 64 62 L70 76 L60 70 Q50 74 40 72 L14 80 Z',
+  ],
+  paladin: [
+    // a shield with a cross
+    '!M28 22 H72 V48 Q72 70 50 82 Q28 70 28 48 Z M46 30 V44 H36 V52 H46 V72 H54 V52 H64 V44 H54 V30 Z',
+  ],
+  squire: [
+    'M46 24 a9 9 0 1 0 0.1 0 Z',
+    'M34 78 L58 78 L55 66 Q53 58 56 52 L36 52 Q39 58 37 66 Z',
+    'M32 47 H60 V52 H32 Z',
+    'M64 20 H68 V78 H64 Z',
+    'M68 20 L84 27 L68 34 Z',
+  ],
+};
+
+/**
+ * glyphPaths returns the glyph of a piece: its own if its name has one,
+ * else its role's.
+ * @param {string} role
+ * @param {string} [name]
+ * @returns {string[]}
+ */
+function glyphPaths(role, name) {
+  return namedGlyphs[/** @type {keyof namedGlyphs} */ (name || '')] || glyphs[/** @type {keyof glyphs} */ (role)] || glyphs.pawn;
+}
+
+/**
  * tokenShape draws an army's token in a 100 x 100 cell.
  * @param {Army} a
  */
@@ -105,18 +145,19 @@ function tokenShape(a) {
  * @param {string} letter the piece's letter
  * @param {string} role the kind's role (king, elephant, horse, boat, pawn, vizir)
  * @param {string} title the piece's name for people, such as "Green horse"
+ * @param {string} [name] the kind's name in its preset ("paladin"), whose own glyph it gets if there is one
  * @returns {SVGElement}
  */
-export function pieceGroup(seat, letter, role, title) {
+export function pieceGroup(seat, letter, role, title, name) {
   const a = armies[seat] || armies.b;
-  const paths = glyphs[/** @type {keyof glyphs} */ (role)] || glyphs.pawn;
+  const paths = glyphPaths(role, name);
   const scale = a.shape === 'diamond' ? 0.82 : 0.92;
   const off = 50 * (1 - scale);
   return s('g', { class: 'piece-art' },
     s('title', {}, title),
     tokenShape(a),
     s('g', { transform: `translate(${off} ${off}) scale(${scale})`, fill: a.ink },
-      ...paths.map((d) => s('path', { d }))),
+      ...paths.map((d) => d.startsWith('!') ? s('path', { d: d.slice(1), 'fill-rule': 'evenodd' }) : s('path', { d }))),
     s('circle', { cx: 81, cy: 81, r: 14, fill: '#fffdf6', stroke: '#1c1c1c', 'stroke-width': 2.5, class: 'badge' }),
     s('text', { x: 81, y: 87.5, 'text-anchor': 'middle', class: 'piece-letter' }, letter),
   );
@@ -129,7 +170,7 @@ export function pieceGroup(seat, letter, role, title) {
  */
 export function armyBadge(seat, size = 22) {
   const a = armies[seat] || armies.b;
-  return s('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'army-badge', 'aria-hidden': 'true' }, tokenShape(a));
+  return s('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'army-badge', 'data-army': seat, 'aria-hidden': 'true' }, tokenShape(a));
 }
 
 /**
@@ -138,8 +179,21 @@ export function armyBadge(seat, size = 22) {
  * @param {string} role
  * @param {string} letter
  * @param {number} [size]
+ * @param {string} [name] the kind's name in its preset
  */
-export function kindIcon(seat, role, letter, size = 30) {
+export function kindIcon(seat, role, letter, size = 30, name = '') {
   return s('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'kind-icon', 'aria-hidden': 'true' },
-    pieceGroup(seat, letter, role, ''));
+    pieceGroup(seat, letter, role, '', name));
+}
+
+/**
+ * pieceKey lists a preset's pieces by their letters and names ("M monarch",
+ * with the points in points presets), so that no letter is left to guess.
+ * @param {import('./api.js').Preset} preset
+ * @returns {HTMLElement}
+ */
+export function pieceKey(preset) {
+  const items = preset.pieces.map((p) => h('li', {},
+    h('strong', { class: 'key-letter' }, p.letter), ` ${p.name}${preset.goal === 'points' ? ` (${p.points})` : ''}`));
+  return h('ul', { class: 'piece-key', id: 'piece-key', 'aria-label': 'Pieces' }, ...items);
 }

@@ -11,10 +11,11 @@ import { Seats } from './seats.js';
 import { MoveList, addTakeover } from './movelist.js';
 import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
-import { armyBadge, paint } from './pieces.js';
+import { armyBadge, paint, pieceKey } from './pieces.js';
 import { parsePosition, parseAction, parseExtra, seatStatus } from './position.js';
 import { rollOffText } from './decisions.js';
 import { verifyDice, verifyRecord } from './verify.js';
+import { showMissing } from './notfound.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -24,15 +25,12 @@ import { verifyDice, verifyRecord } from './verify.js';
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 
 async function main() {
-  if (!id) {
-    replace(byId('turn'), 'No game named: open a replay from the home page.');
-    return;
-  }
   let st, evs;
   try {
+    if (!id) throw new api.ApiError(404, 'ENOTFOUND', 'no game named');
     [st, evs] = await Promise.all([api.game(id), api.events(id)]);
   } catch (e) {
-    replace(byId('turn'), h('span', { class: 'error' }, `This game cannot be shown: ${/** @type {Error} */ (e).message}`));
+    showMissing(id, e);
     return;
   }
   const preset = await api.preset(st.rules);
@@ -78,13 +76,18 @@ class Replay {
     }
     this.step = this.steps.length - 1;
     this.timer = 0;
-    this.view = 'auto';
+    // The board keeps still: seen from this browser's seat if it played
+    // one, else from the first seat; turning it to each mover in turn is a
+    // choice of the menu.
+    const held = Object.keys(api.tokens(id)).find((s) => this.letter[s]);
+    this.view = held || preset.seats[0].seat;
 
     document.title = `Replay ${id} · Chaturaji`;
-    replace(byId('game-title'), h('a', { href: `/rules/${encodeURIComponent(preset.name)}` }, preset.name));
+    replace(byId('game-title'), h('span', { class: 'sr-only' }, 'Replay of a game of '), h('a', { href: `/rules/${encodeURIComponent(preset.name)}` }, preset.name));
     paint(preset);
     this.board = new Board(byId('board'), preset);
     this.dice = new Dice(byId('dice'), preset);
+    replace(byId('piece-key-host'), pieceKey(preset));
     this.seatsView = new Seats(byId('seats'), preset);
     this.moves = new MoveList(byId('moves'), preset, (s) => this.go(s));
     this.analysis = new Analysis(byId('evalbar'), preset);
@@ -107,7 +110,9 @@ class Replay {
     byId('play').addEventListener('click', () => this.toggle());
     document.addEventListener('keydown', (e) => this.key(e));
     const view = /** @type {HTMLSelectElement} */ (byId('view-select'));
-    replace(view, h('option', { value: 'auto' }, 'Auto (mover)'), ...preset.seats.map((s) => h('option', { value: s.seat }, s.seat)));
+    replace(view, ...preset.seats.map((s) => h('option', { value: s.seat }, s.seat === held ? `${s.seat} (you)` : s.seat)),
+      h('option', { value: 'auto' }, 'Each mover in turn'));
+    view.value = this.view;
     view.addEventListener('change', () => { this.view = view.value; this.draw(); });
     const toggle = /** @type {HTMLInputElement} */ (byId('analysis-toggle'));
     toggle.addEventListener('change', () => { this.analysis.show(toggle.checked); this.draw(); });

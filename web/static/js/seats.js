@@ -1,6 +1,8 @@
 // @ts-check
 // The seats in turn order: who plays each army, its score and rank, whose
-// turn it is, who is frozen or out, the clock of the seat to act.
+// turn it is, who is frozen or out, and in timed games every human seat's
+// clock: the one to act counting down, the others the time their next
+// decision will have and how long their last one took.
 
 import { h, replace } from './dom.js';
 import { armyBadge, armies } from './pieces.js';
@@ -12,10 +14,22 @@ import { ordinal } from './position.js';
  * @typedef {import('./api.js').SeatInfo} SeatInfo
  * @typedef {{seats: SeatInfo[], scores: number[], ranks: number[]|null, toAct: string,
  *   frozen: Set<string>, out: Set<string>, held: Set<string>, deadline: string,
- *   over: boolean, team?: Record<string, number>, commands?: Set<string>}} SeatsState
+ *   over: boolean, team?: Record<string, number>, commands?: Set<string>,
+ *   turnMS?: number, took?: Record<string, number>}} SeatsState
  *   seats, scores and ranks in seat order; frozen, out, commands by colour
- *   letter; held by seat name; team: each seat's team score, by colour letter
+ *   letter; held by seat name; team: each seat's team score, by colour letter;
+ *   turnMS: the time each human decision has (0: untimed); took: how long
+ *   each seat's last decision took, in ms, by seat name
  */
+
+/**
+ * clockText writes a time in ms as a clock does: 1:30, or 42s under a minute.
+ * @param {number} ms
+ */
+export function clockText(ms) {
+  const sec = Math.ceil(Math.max(0, ms) / 1000);
+  return sec >= 60 ? `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}` : `${sec}s`;
+}
 
 export class Seats {
   /**
@@ -43,7 +57,11 @@ export class Seats {
       const out = st.out.has(def.letter);
       const rank = st.ranks ? st.ranks[i] : 0;
       const you = st.held.has(name);
-      const who = info.name ? `${info.name} (${playerLabel(info.player)})` : playerLabel(info.player);
+      // The name and the kind of player apart: a phone's strip shows the
+      // name alone when there is one.
+      const who = info.name
+        ? [h('span', { class: 'player-name' }, info.name), h('span', { class: 'player-kind named' }, ` (${playerLabel(info.player)})`)]
+        : [h('span', { class: 'player-name player-kind' }, playerLabel(info.player))];
       const commands = st.commands && st.commands.has(def.letter);
       return h('li', {
         class: ['seat', toAct && 'to-act', (frozen || out) && 'frozen', out && 'out', you && 'you'],
@@ -55,13 +73,35 @@ export class Seats {
         h('span', { class: 'seat-name' }, `${name}`, h('span', { class: 'colour-name' }, ` · ${armies[def.letter].name}`)),
         h('span', { class: 'seat-player' }, you ? h('span', { class: 'you-tag' }, 'you') : null,
           info.online === true ? h('span', { class: 'online', title: 'connected' }, '● ') : info.online === false ? h('span', { class: 'offline', title: 'not connected' }, '○ ') : null,
-          who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '')),
-      h('span', { class: 'seat-clock', 'data-clock': toAct && st.deadline ? st.deadline : '' }),
+          ...who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '')),
+      this.clock(name, info, toAct, st),
       h('span', { class: 'seat-score', title: 'score' }, pr.goal === 'points' ? String(st.scores[i] ?? 0) : ''),
       h('span', { class: ['seat-rank', rank === 1 && 'first'], title: 'rank' }, rank ? ordinal(rank) : ''));
     });
     replace(this.host, h('h2', { class: 'panel-title' }, 'Turn order'), h('ol', { class: 'seat-list' }, ...rows), this.teams(st));
     this.tick();
+  }
+
+  /**
+   * clock makes a seat's clock: running for the seat to act (its deadline
+   * counted down by tick), waiting with a whole decision's time for the
+   * others, with how long its last decision took; none for bots or in
+   * untimed games.
+   * @param {string} name
+   * @param {SeatInfo} info
+   * @param {boolean} toAct
+   * @param {SeatsState} st
+   */
+  clock(name, info, toAct, st) {
+    const turn = st.turnMS || 0;
+    const running = toAct && !!st.deadline;
+    if (!running && (!turn || info.player !== 'human' || st.over)) return h('span', { class: 'seat-clock' });
+    const took = st.took ? st.took[name] : undefined;
+    const last = took === undefined ? null : h('span', { class: 'clock-took' }, `took ${clockText(took)}`);
+    return h('span', {
+      class: ['seat-clock', running ? 'running' : 'waiting'],
+      title: running ? 'time left for this decision' : 'the time its next decision will have',
+    }, h('span', { class: 'clock-time', 'data-clock': running ? st.deadline : '' }, running ? '' : clockText(turn)), last);
   }
 
   /**
@@ -83,18 +123,14 @@ export class Seats {
     return h('ul', { class: 'team-list', 'aria-label': 'Teams' }, team(0), team(1));
   }
 
-  /** tick counts down the clock of the seat to act. */
+  /** tick counts down the running clock. */
   tick() {
     for (const el of this.host.querySelectorAll('[data-clock]')) {
       const d = /** @type {HTMLElement} */ (el).dataset.clock;
-      if (!d) {
-        el.textContent = '';
-        continue;
-      }
+      if (!d) continue;
       const left = Math.max(0, Date.parse(d) - Date.now());
-      const sec = Math.ceil(left / 1000);
-      el.textContent = sec >= 60 ? `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}` : `${sec}s`;
-      el.classList.toggle('low', sec <= 10);
+      el.textContent = clockText(left);
+      el.classList.toggle('low', left <= 10000);
     }
   }
 }
