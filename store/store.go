@@ -100,6 +100,24 @@ type Store interface {
 	// (another writer replaced it first), ErrNotFound if there is no such
 	// game. Updated does not move: the game did not change.
 	ReplaceSeed(ctx context.Context, id string, old, seed []byte) error
+	// Heartbeat records that the server holding the store's live games is
+	// alive at the given time. A later call with an earlier time leaves the
+	// later one kept.
+	Heartbeat(ctx context.Context, at time.Time) error
+	// LastHeld returns when a server last held game id, as far as the
+	// store knows: for a single server, its last Heartbeat (zero if there
+	// was none); ErrNotFound if there is no such game. The time between it
+	// and a restart is time no server ran the game, which the server does
+	// not charge to a player's clock. (With several servers sharing a
+	// database, it is to be the last renewal of the game's lease.)
+	LastHeld(ctx context.Context, id string) (time.Time, error)
+	// SetRecord keeps the record text of a finished game, built once when
+	// it finished, in place of any kept before; ErrNotFound if there is no
+	// such game, ErrConflict if it is not finished.
+	SetRecord(ctx context.Context, id string, text []byte) error
+	// Records returns the record texts kept for the games named, by id; a
+	// game with none kept, or no such game, is left out.
+	Records(ctx context.Context, ids []string) (map[string][]byte, error)
 	// Close releases the store's resources.
 	Close() error
 }
