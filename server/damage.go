@@ -81,7 +81,7 @@ func (s *Server) storeError(id string, err error) error {
 		return Errorf(ENOTFOUND, "no game %q", id)
 	case errors.As(err, &d):
 		s.noteDamaged(d.id, d.err)
-		return Errorf(EINTERNAL, "game %s cannot be rebuilt from the database: it is damaged (the server's log says how)", d.id)
+		return Errorf(EINTERNAL, "the game cannot be rebuilt from the database, it is damaged: %v", d.err)
 	case errors.Is(err, errNoSeedKey):
 		return fmt.Errorf("server: %w", err)
 	case errors.Is(err, context.Canceled):

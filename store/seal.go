@@ -44,6 +44,18 @@ var ErrSeedKey = errors.New("store: the seed key does not open the seed")
 // alone, where ErrSeedKey of another key concerns every game.
 var ErrSeedDamaged = errors.New("store: the sealed seed was damaged")
 
+// seedDamaged is the error of a damaged seed: ErrSeedDamaged and
+// ErrSeedKey, naming the game and the key.
+type seedDamaged struct {
+	id, keyID string
+}
+
+func (e *seedDamaged) Error() string {
+	return fmt.Sprintf("store: game %s: its sealed seed does not open with key %s: it was damaged or changed in the database", e.id, e.keyID)
+}
+
+func (e *seedDamaged) Is(target error) bool { return target == ErrSeedDamaged || target == ErrSeedKey }
+
 // SeedKey seals seeds at rest and opens them again.
 type SeedKey struct {
 	aead cipher.AEAD
@@ -115,7 +127,7 @@ func (k *SeedKey) Open(id string, stored []byte) ([]byte, error) {
 	nonce := stored[1+keyIDLen : 1+keyIDLen+12]
 	seed, err := k.aead.Open(nil, nonce, stored[1+keyIDLen+12:], additional(id))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w: game %s: its sealed seed does not open with key %s: it was damaged or changed in the database", ErrSeedKey, ErrSeedDamaged, id, k.ID())
+		return nil, &seedDamaged{id: id, keyID: k.ID()}
 	}
 	return seed, nil
 }
