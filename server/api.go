@@ -130,13 +130,17 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	}
 	var text string
 	if l != nil {
+		var stale error
 		err = l.call(r.Context(), func() {
 			if l.stale {
-				err = unavailable(storeRetryAfter, "the database does not answer; try again")
+				stale = unavailable(storeRetryAfter, "the database does not answer; try again")
 				return
 			}
 			text = l.record().String()
 		})
+		if err == nil {
+			err = stale
+		}
 	}
 	if l == nil || errors.Is(err, errGone) {
 		text, err = s.storedRecord(r.Context(), id, info)

@@ -110,12 +110,19 @@ func TestDatabaseOutage(t *testing.T) {
 	pg.Stop()
 	time.Sleep(time.Second) // the outage: every game's write fails meanwhile
 
-	for _, path := range []string{"/api/games/" + bots.ID + "/events", "/api/games", "/api/records"} {
+	for _, path := range []string{"/api/games/" + bots.ID + "/events", "/api/games/" + timed.ID + "/record", "/api/games", "/api/records"} {
 		resp, body := ts.get(path)
 		wantError(t, resp.StatusCode, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
 		if resp.Header.Get("Retry-After") == "" {
 			t.Errorf("GET %s: 503 without Retry-After", path)
 		}
+	}
+	// An action is refused, and changes nothing.
+	now := ts.state(timed.ID)
+	status, body := ts.request("POST", "/api/games/"+timed.ID+"/actions", tokensOf(timed)[now.ToAct], `{"action": "`+now.Actions[0]+`"}`)
+	wantError(t, status, body, http.StatusServiceUnavailable, server.EUNAVAILABLE)
+	if after := ts.state(timed.ID); after.Seq != now.Seq {
+		t.Errorf("a refused action moved the game from event %d to %d", now.Seq, after.Seq)
 	}
 	if resp, body := ts.get("/healthz"); resp.StatusCode != http.StatusOK {
 		t.Errorf("GET /healthz during the outage: %d %s, want 200 (the process serves)", resp.StatusCode, body)
