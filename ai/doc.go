@@ -24,6 +24,10 @@
 // maximises: its side's utility against the best and the mean of the other
 // sides, partners making one side in the team presets.
 //
+// A search's memory (a table, a tree) is lent for one decision by a Pool,
+// which keeps the memory of all the players that share it within one
+// byte budget; a decision whose Budget names no pool uses its player's own.
+//
 // "strong" is the family that won the comparison matches recorded in
 // docs/strength.md, with the commands that measured them (chaturaji
 // match); Levels lists the strength levels.

@@ -15,15 +15,25 @@ import (
 // iteration adds one node and scores it by a short greedy-biased playout
 // (captures first, the most valuable first, with some randomness), cut at a
 // horizon and finished by the evaluation.
+//
+// A decision's tree comes from the Pool its budget names (or from the
+// player's own, which has no limit) and goes back to it once the choice is
+// made; when the pool can lend no more, the tree stops growing and the
+// search goes on playing out from its leaves.
 type MCTS struct {
-	name string
-	opts Options
-	rng  *rand.Rand
+	name  string
+	opts  Options
+	rng   *rand.Rand
+	owner uint64 // the player's number in pools (newOwner)
+	own   *Pool  // the pool of decisions whose budget names none; nil until the first
 
 	pr  *rules.Preset
 	ev  *evaluator
 	obj Objective
 
+	// The tree of the decision under way, in blk, lent by pool.
+	pool  *Pool
+	blk   *block
 	nodes []mnode
 	edges []medge
 	stop  stopper
@@ -59,7 +69,7 @@ type medge struct {
 }
 
 func newMCTS(name string, o Options, seed uint64) *MCTS {
-	return &MCTS{name: name, opts: o, rng: rand.New(rand.NewPCG(seed, 0x3c75))}
+	return &MCTS{name: name, opts: o, rng: rand.New(rand.NewPCG(seed, 0x3c75)), owner: newOwner()}
 }
 
 // Name returns the player's name.
@@ -76,8 +86,13 @@ func (m *MCTS) Choose(ctx context.Context, p *rules.Position, b Budget) (rules.A
 		return acts[0], nil
 	}
 	all := append([]rules.Action(nil), acts...)
-	if err := m.search(ctx, p, b); err != nil {
+	grown, err := m.search(ctx, p, b)
+	defer m.release()
+	if err != nil {
 		return 0, err
+	}
+	if !grown {
+		return m.bestPrior(p, all), nil
 	}
 	choices := m.rootChoices()
 	if m.opts.Variety == 0 && m.opts.Temperature == 0 && m.opts.Blunder == 0 {
@@ -91,10 +106,19 @@ func (m *MCTS) Analyze(ctx context.Context, p *rules.Position, b Budget) (Analys
 	if p.CountActions() == 0 {
 		return Analysis{}, errNoActions(p)
 	}
-	if err := m.search(ctx, p, b); err != nil {
+	grown, err := m.search(ctx, p, b)
+	defer m.release()
+	if err != nil {
 		return Analysis{}, err
 	}
 	a := Analysis{Nodes: m.stop.nodes, Depth: m.depth, Elapsed: m.stop.elapsed()}
+	if !grown {
+		var buf [rules.MaxActions]rules.Action
+		a.Best = m.bestPrior(p, p.Actions(buf[:]))
+		a.Line = []rules.Action{a.Best}
+		a.Expected = [rules.NumSeats]float64(m.ev.utility(p))
+		return a, nil
+	}
 	for n := int32(0); ; {
 		nd := &m.nodes[n]
 		if nd.first < 0 || nd.kind == finalNode {
@@ -182,18 +206,34 @@ func (m *MCTS) prepare(pr *rules.Preset) {
 	m.obj = newObjective(pr, m.opts.Leader)
 }
 
-// search grows a new tree from p within budget b.
-func (m *MCTS) search(ctx context.Context, p *rules.Position, b Budget) error {
+// search grows a new tree from p within budget b, in a block of the
+// budget's pool; release gives it back. It reports false if the pool could
+// not hold even the root and its edges, and then nothing was searched.
+func (m *MCTS) search(ctx context.Context, p *rules.Position, b Budget) (bool, error) {
+	pool := b.Memory
 	b = m.opts.limit(b)
 	if b.Time <= 0 && b.Nodes <= 0 {
-		return errNoBudget
+		return false, errNoBudget
 	}
 	m.prepare(p.Preset())
+	if pool == nil {
+		if m.own == nil {
+			m.own = NewPool(0)
+		}
+		pool = m.own
+	}
+	m.pool, m.blk = pool, pool.takeTree(m.owner)
+	m.nodes, m.edges = m.blk.nodes[:0], m.blk.edges[:0]
 	m.stop = newStopper(ctx, b)
-	m.nodes = m.nodes[:0]
-	m.edges = m.edges[:0]
 	m.depth = 0
+	if !m.room(1, 0) {
+		return false, nil
+	}
 	m.newNode(p)
+	q := *p
+	if !m.expand(0, &q) {
+		return false, nil
+	}
 	for !m.stop.stopped {
 		m.iterate(p)
 		// A playout costs tens of microseconds: look at the clock every
@@ -205,10 +245,59 @@ func (m *MCTS) search(ctx context.Context, p *rules.Position, b Budget) error {
 			break
 		}
 	}
-	return nil
+	return true, nil
 }
 
-// newNode appends the node for position p and returns its index.
+// release gives the decision's tree back to its pool.
+func (m *MCTS) release() {
+	if m.blk == nil {
+		return
+	}
+	m.blk.nodes, m.blk.edges = m.nodes[:0], m.edges[:0]
+	m.pool.give(m.blk)
+	m.pool, m.blk, m.nodes, m.edges = nil, nil, nil, nil
+}
+
+// room makes room in the tree for n more nodes and e more edges, growing
+// its block as the pool allows; false if it cannot.
+func (m *MCTS) room(n, e int) bool {
+	nodes, edges := len(m.nodes)+n, len(m.edges)+e
+	if nodes <= cap(m.nodes) && edges <= cap(m.edges) {
+		return true
+	}
+	nc, ec := cap(m.nodes), cap(m.edges)
+	if nodes > nc {
+		nc = max(2*nc, nodes, 256)
+	}
+	if edges > ec {
+		ec = max(2*ec, edges, 1024)
+	}
+	if !m.pool.grow(m.blk, int64(nc)*nodeBytes+int64(ec)*edgeBytes) {
+		return false
+	}
+	if nc > cap(m.nodes) {
+		m.nodes = append(make([]mnode, 0, nc), m.nodes...)
+	}
+	if ec > cap(m.edges) {
+		m.edges = append(make([]medge, 0, ec), m.edges...)
+	}
+	return true
+}
+
+// bestPrior is the choice of a search that had no memory for a tree: the
+// action of the highest prior, the first of equals.
+func (m *MCTS) bestPrior(p *rules.Position, acts []rules.Action) rules.Action {
+	best, bestPrior := acts[0], m.prior(p, acts[0])
+	for _, a := range acts[1:] {
+		if v := m.prior(p, a); v > bestPrior {
+			best, bestPrior = a, v
+		}
+	}
+	return best
+}
+
+// newNode appends the node for position p and returns its index; the
+// caller has made room.
 func (m *MCTS) newNode(p *rules.Position) int32 {
 	nd := mnode{seat: p.Decider(), first: -1}
 	switch {
@@ -221,19 +310,29 @@ func (m *MCTS) newNode(p *rules.Position) int32 {
 	return int32(len(m.nodes) - 1)
 }
 
-// expand creates the edges of node n at position p.
-func (m *MCTS) expand(n int32, p *rules.Position) {
+// expand creates the edges of node n at position p; false if the tree has
+// no room for them, and then n stays a leaf.
+func (m *MCTS) expand(n int32, p *rules.Position) bool {
 	nd := &m.nodes[n]
-	nd.first = int32(len(m.edges))
 	if nd.kind == chanceNode {
 		cs := p.Chances()
+		if !m.room(0, len(cs)) {
+			return false
+		}
+		nd = &m.nodes[n]
+		nd.first = int32(len(m.edges))
 		for i := range cs {
 			m.edges = append(m.edges, medge{action: rules.Action(i), prior: float32(cs[i].P)})
 		}
 		nd.n = int32(len(cs))
-		return
+		return true
 	}
 	acts := p.Actions(m.buf[:])
+	if !m.room(0, len(acts)) {
+		return false
+	}
+	nd = &m.nodes[n]
+	nd.first = int32(len(m.edges))
 	for _, a := range acts {
 		m.edges = append(m.edges, medge{action: a, prior: m.prior(p, a)})
 	}
@@ -245,6 +344,7 @@ func (m *MCTS) expand(n int32, p *rules.Position) {
 		}
 	}
 	nd.n = int32(len(acts))
+	return true
 }
 
 // prior is the heuristic value of action a in p, in points: what it
@@ -280,7 +380,9 @@ func (m *MCTS) iterate(root *rules.Position) {
 			break
 		}
 		if nd.first < 0 {
-			m.expand(n, &q)
+			if !m.expand(n, &q) {
+				break // the tree is full: a leaf
+			}
 			nd = &m.nodes[n]
 		}
 		e := m.selectEdge(n)
@@ -291,6 +393,9 @@ func (m *MCTS) iterate(root *rules.Position) {
 			q.Make(edge.action, &u)
 		}
 		if edge.child == 0 {
+			if !m.room(1, 0) {
+				break // the tree is full: play out from the new position
+			}
 			c := m.newNode(&q)
 			m.edges[e].child = c
 			m.path = append(m.path, c)

@@ -34,7 +34,9 @@ type Options struct {
 	// TimeShare is the fraction of the time budget a decision may use; 0 is
 	// the whole budget.
 	TimeShare float64
-	// TableBits sets the transposition table to 2^TableBits entries.
+	// TableBits sets the transposition table of a decision to 2^TableBits
+	// entries; a decision with a node budget asks for twice as many
+	// entries as nodes, if that is fewer (see Pool).
 	TableBits uint
 	// Exploration is the UCT constant of the Monte Carlo player.
 	Exploration float64

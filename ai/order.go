@@ -13,9 +13,9 @@ const (
 )
 
 // order sorts acts for the seat to act in p, most promising first.
-func (s *Star) order(p *rules.Position, acts []rules.Action, ttMove rules.Action, ply int) {
+func (s *starSearch) order(p *rules.Position, acts []rules.Action, ttMove rules.Action, ply int) {
 	keys := s.keys[ply][:len(acts)]
-	hist := &s.history[p.Seat()]
+	hist := &s.hist[p.Seat()]
 	k := &s.killers[ply]
 	for i, a := range acts {
 		var key int32
@@ -58,7 +58,7 @@ func (s *Star) order(p *rules.Position, acts []rules.Action, ttMove rules.Action
 }
 
 // orderRoot sorts the root choices before the first iteration.
-func (s *Star) orderRoot(p *rules.Position, cs []rootChoice) {
+func (s *starSearch) orderRoot(p *rules.Position, cs []rootChoice) {
 	acts := make([]rules.Action, len(cs))
 	for i, c := range cs {
 		acts[i] = c.action

@@ -9,18 +9,23 @@ import (
 	"github.com/chaturaji/chaturaji/rules"
 )
 
-// Budget limits one decision. A zero field is no limit; a budget with no
-// limit at all is invalid for search players.
+// Budget limits one decision. A zero Time or Nodes is no limit; a budget
+// with no limit at all is invalid for search players.
 type Budget struct {
 	Time  time.Duration // wall-clock time
 	Nodes int64         // search nodes (or playouts, for Monte Carlo players)
+	// Memory is the pool the decision's search memory (its table, its
+	// tree) comes from and goes back to; nil is the player's own, which
+	// keeps one table, or one tree, for the player's life.
+	Memory *Pool
 }
 
 // Player chooses actions. Choose is called with a position whose decider
 // (p.Decider()) the player plays for and whose roll, if any, has been made;
 // it must not change p, and must return one of p's legal actions. A player
 // created with the same seed makes the same choices given the same inputs
-// and a node budget.
+// and a node budget, when its memory is its own or comes from a Pool with
+// room for every player that draws on it.
 type Player interface {
 	// Name returns the player's name as given to New, such as "greedy".
 	Name() string

@@ -3,7 +3,10 @@ package ai
 import (
 	"context"
 	"math"
+	mbits "math/bits"
 	"math/rand/v2"
+	"sync"
+	"time"
 
 	"github.com/chaturaji/chaturaji/rules"
 )
@@ -33,18 +36,32 @@ const (
 // seats' decisions, averaging over the dice at chance nodes with Star1
 // pruning, iterative deepening, a transposition table and move ordering by
 // captures, the table's move, killers and history.
+//
+// Between decisions a Star holds no search memory: each decision takes its
+// table from the Pool its budget names (or from the player's own) and its
+// working arrays from a cache shared by all players, and gives both back.
 type Star struct {
-	name string
-	mode starMode
-	opts Options
-	rng  *rand.Rand
+	name  string
+	mode  starMode
+	opts  Options
+	rng   *rand.Rand
+	owner uint64 // the player's number in pools (newOwner)
+	own   *Pool  // the pool of decisions whose budget names none; nil until the first
 
 	pr  *rules.Preset // the preset the evaluator and objective are built for
 	ev  *evaluator
 	obj Objective
-	tt  *table
+}
 
-	// The state of one search.
+// starSearch is the state of one search of a Star, for as long as one
+// decision lasts.
+type starSearch struct {
+	mode starMode
+	ev   *evaluator
+	obj  Objective
+	tt   *table   // nil: the pool had no memory for one
+	hist *history // the table block's history, or own
+
 	root      rules.Seat
 	stop      stopper
 	clockNear int
@@ -54,7 +71,7 @@ type Star struct {
 	bufs      [maxPly][rules.MaxActions]rules.Action
 	keys      [maxPly][rules.MaxActions]int32
 	killers   [maxPly][2]rules.Action
-	history   [rules.NumSeats][64 * 64]int32
+	own       history // the history of a search without a table block
 	// pv[ply] is the principal line from a node at ply; scratch keeps the
 	// lines of a chance node's rolls (and of a reply layer's best opponent)
 	// until it knows which to keep.
@@ -64,10 +81,19 @@ type Star struct {
 	scrLen  [maxPly + 1][8]int
 }
 
+// starSearches caches the half a megabyte of a search's arrays between
+// decisions, for whichever player searches next: only the searches
+// running at once hold one.
+var starSearches = sync.Pool{New: func() any { return new(starSearch) }}
+
+// minTableBits is the smallest table a decision takes when the pool's
+// budget is spent: below it, it searches without one.
+const minTableBits = 10
+
 // newStar returns an expectimax player of the given mode ("paranoid" or
 // "brs") with options o, seeded with seed.
 func newStar(name string, mode starMode, o Options, seed uint64) *Star {
-	return &Star{name: name, mode: mode, opts: o, rng: rand.New(rand.NewPCG(seed, 0x57a7))}
+	return &Star{name: name, mode: mode, opts: o, rng: rand.New(rand.NewPCG(seed, 0x57a7)), owner: newOwner()}
 }
 
 // Name returns the player's name.
@@ -100,7 +126,7 @@ func (s *Star) Analyze(ctx context.Context, p *rules.Position, b Budget) (Analys
 	if err != nil {
 		return Analysis{}, err
 	}
-	a := Analysis{Best: r.choices[0].action, Line: r.line, Nodes: r.nodes, Depth: r.depth, Elapsed: s.stop.elapsed()}
+	a := Analysis{Best: r.choices[0].action, Line: r.line, Nodes: r.nodes, Depth: r.depth, Elapsed: r.elapsed}
 	for _, seat := range p.Preset().Seats() {
 		a.Expected[seat] = r.expected[seat]
 	}
@@ -115,6 +141,7 @@ type result struct {
 	expected Utility
 	nodes    int64
 	depth    int
+	elapsed  time.Duration
 }
 
 func (s *Star) prepare(pr *rules.Preset) {
@@ -124,30 +151,64 @@ func (s *Star) prepare(pr *rules.Preset) {
 	s.pr = pr
 	s.ev = newEvaluator(pr, s.opts.Weights)
 	s.obj = newObjective(pr, s.opts.Leader)
-	if s.tt == nil {
-		bits := s.opts.TableBits
-		if bits == 0 {
-			bits = 18
-		}
-		s.tt = newTable(bits)
-	}
 }
 
-// search runs iterative deepening from p within budget b.
+// search runs iterative deepening from p within budget b, with a table
+// from the budget's pool (or the player's own).
 func (s *Star) search(ctx context.Context, p *rules.Position, b Budget) (result, error) {
+	pool := b.Memory
 	b = s.opts.limit(b)
 	if b.Time <= 0 && b.Nodes <= 0 {
 		return result{}, errNoBudget
 	}
 	s.prepare(p.Preset())
-	s.tt.newSearch()
+	if pool == nil {
+		if s.own == nil {
+			s.own = NewPool(tableBytes(s.opts.tableBits(Budget{})))
+		}
+		pool = s.own
+	}
+	ss := starSearches.Get().(*starSearch)
+	ss.mode, ss.ev, ss.obj, ss.tt, ss.hist = s.mode, s.ev, s.obj, nil, &ss.own
+	if blk := pool.takeTable(s.owner, s.opts.tableBits(b), minTableBits); blk != nil {
+		// Given back even if the search panics: the budget must not shrink.
+		defer pool.give(blk)
+		ss.tt, ss.hist = &blk.tt, blk.history
+	} else {
+		clear(ss.own[:])
+	}
+	r := ss.run(ctx, p, b, s.opts.margin())
+	ss.ev, ss.tt, ss.hist = nil, nil, nil
+	starSearches.Put(ss)
+	return r, nil
+}
+
+// tableBits is the size of the table a decision with budget b asks for:
+// 2^TableBits entries, or for a budget in nodes twice as many as it can
+// store (and at least 2^minTableBits).
+func (o *Options) tableBits(b Budget) uint {
+	bits := o.TableBits
+	if bits == 0 {
+		bits = DefaultOptions.TableBits
+	}
+	if b.Nodes > 0 {
+		bits = min(bits, max(uint(mbits.Len64(uint64(b.Nodes)))+1, minTableBits))
+	}
+	return bits
+}
+
+// run is one search from p.
+func (s *starSearch) run(ctx context.Context, p *rules.Position, b Budget, margin float64) result {
+	if s.tt != nil {
+		s.tt.newSearch()
+	}
 	s.stop = newStopper(ctx, b)
 	s.root = p.Decider()
 	// The clock joins the table's key where a search could run it out.
 	s.clockNear = p.Preset().ClockLimit - 48
-	for i := range s.history {
-		for j := range s.history[i] {
-			s.history[i][j] /= 8
+	for i := range s.hist {
+		for j := range s.hist[i] {
+			s.hist[i][j] /= 8
 		}
 	}
 	s.killers = [maxPly][2]rules.Action{}
@@ -161,7 +222,6 @@ func (s *Star) search(ctx context.Context, p *rules.Position, b Budget) (result,
 		order[i] = rootChoice{action: a, value: math.Inf(-1)}
 	}
 	s.orderRoot(&q, order)
-	margin := s.opts.margin()
 	for depth := 1; depth < maxPly; depth++ {
 		s.horizon = false
 		cur, curU, line, complete := s.rootSearch(&q, order, depth, margin)
@@ -189,16 +249,17 @@ func (s *Star) search(ctx context.Context, p *rules.Position, b Budget) (result,
 		done.expected = s.ev.utility(&q)
 	}
 	done.nodes = s.stop.nodes
+	done.elapsed = s.stop.elapsed()
 	if len(done.line) == 0 || done.line[0] != done.choices[0].action {
 		done.line = []rules.Action{done.choices[0].action}
 	}
-	return done, nil
+	return done
 }
 
 // rootSearch searches every root action to depth, best candidates first,
 // and returns them sorted by value with the expected utility of the best;
 // complete counts the actions searched before the search had to stop.
-func (s *Star) rootSearch(p *rules.Position, order []rootChoice, depth int, margin float64) (out []rootChoice, bestU Utility, line []rules.Action, complete int) {
+func (s *starSearch) rootSearch(p *rules.Position, order []rootChoice, depth int, margin float64) (out []rootChoice, bestU Utility, line []rules.Action, complete int) {
 	out = make([]rootChoice, 0, len(order))
 	best := math.Inf(-1)
 	for _, c := range order {
@@ -234,12 +295,12 @@ func sortChoices(cs []rootChoice) {
 	}
 }
 
-func (s *Star) push(p *rules.Position, a rules.Action) {
+func (s *starSearch) push(p *rules.Position, a rules.Action) {
 	p.Make(a, &s.undo[s.sp])
 	s.sp++
 }
 
-func (s *Star) pop(p *rules.Position) {
+func (s *starSearch) pop(p *rules.Position) {
 	s.sp--
 	p.Unmake(&s.undo[s.sp])
 }

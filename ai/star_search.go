@@ -12,14 +12,14 @@ import (
 // the stopper fired returns garbage, which the caller must discard.
 
 // leaf evaluates p statically.
-func (s *Star) leaf(p *rules.Position, out *Utility) float64 {
+func (s *starSearch) leaf(p *rules.Position, out *Utility) float64 {
 	*out = s.ev.utility(p)
 	return s.obj.value(out, s.root)
 }
 
 // after continues the search from the position a move of mover has just
 // produced.
-func (s *Star) after(p *rules.Position, mover rules.Seat, depth, ply int, alpha, beta float64, out *Utility) float64 {
+func (s *starSearch) after(p *rules.Position, mover rules.Seat, depth, ply int, alpha, beta float64, out *Utility) float64 {
 	if s.mode == paranoid || p.Finished() {
 		return s.chance(p, depth, ply, alpha, beta, out)
 	}
@@ -52,7 +52,7 @@ func skippable(p *rules.Position) bool { return p.Pending() == "" }
 
 // replies is the opponents' layer of best-reply search: the opponent whose
 // reply, averaged over its roll, leaves the root's side the least.
-func (s *Star) replies(p *rules.Position, depth, ply int, alpha, beta float64, out *Utility) float64 {
+func (s *starSearch) replies(p *rules.Position, depth, ply int, alpha, beta float64, out *Utility) float64 {
 	if depth <= 0 || p.Finished() {
 		return s.chance(p, depth, ply, alpha, beta, out)
 	}
@@ -99,13 +99,13 @@ const (
 
 // keepLine saves the line at ply into scratch slot i; restoreLine puts it
 // back.
-func (s *Star) keepLine(ply, i int) {
+func (s *starSearch) keepLine(ply, i int) {
 	n := s.pvLen[ply]
 	copy(s.scratch[ply][i][:n], s.pv[ply][:n])
 	s.scrLen[ply][i] = n
 }
 
-func (s *Star) restoreLine(ply, i int) {
+func (s *starSearch) restoreLine(ply, i int) {
 	n := s.scrLen[ply][i]
 	copy(s.pv[ply][:n], s.scratch[ply][i][:n])
 	s.pvLen[ply] = n
@@ -113,7 +113,7 @@ func (s *Star) restoreLine(ply, i int) {
 
 // chance is a position before its roll: the mean over the outcomes of the
 // dice, with Star1 pruning. A leaf or a finished game is evaluated.
-func (s *Star) chance(p *rules.Position, depth, ply int, alpha, beta float64, out *Utility) float64 {
+func (s *starSearch) chance(p *rules.Position, depth, ply int, alpha, beta float64, out *Utility) float64 {
 	s.pvLen[ply] = 0
 	if p.Finished() {
 		return s.leaf(p, out)
@@ -127,7 +127,7 @@ func (s *Star) chance(p *rules.Position, depth, ply int, alpha, beta float64, ou
 		return s.decide(p, depth, ply, alpha, beta, out)
 	}
 	key := gameKey(p, s.root, s.clockNear)
-	if e, ok := s.tt.probe(key); ok && int(e.depth) >= depth {
+	if e, ok := s.probe(key); ok && int(e.depth) >= depth {
 		if v, ok := e.cut(alpha, beta); ok {
 			e.utility(out)
 			s.horizon = true // the stored search may have had one
@@ -169,24 +169,24 @@ func (s *Star) chance(p *rules.Position, depth, ply int, alpha, beta float64, ou
 		if v >= b {
 			v := sum + lo*rem
 			s.finishChance(ply, i+1, vals[:min(i+1, len(vals))], v, &acc, out, 1-rem)
-			s.tt.store(key, depth, v, out, boundLower, 0)
+			s.store(key, depth, v, out, boundLower, 0)
 			return v
 		}
 		if v <= a {
 			v := sum + hi*rem
 			s.finishChance(ply, i+1, vals[:min(i+1, len(vals))], v, &acc, out, 1-rem)
-			s.tt.store(key, depth, v, out, boundUpper, 0)
+			s.store(key, depth, v, out, boundUpper, 0)
 			return v
 		}
 	}
 	s.finishChance(ply, len(faces), vals[:min(len(faces), len(vals))], sum, &acc, out, 1)
-	s.tt.store(key, depth, sum, out, boundExact, 0)
+	s.store(key, depth, sum, out, boundExact, 0)
 	return sum
 }
 
 // finishChance sets a chance node's expected utility (over the rolls
 // searched) and its line: that of the roll whose value is nearest the mean.
-func (s *Star) finishChance(ply, n int, vals []float64, mean float64, acc, out *Utility, mass float64) {
+func (s *starSearch) finishChance(ply, n int, vals []float64, mean float64, acc, out *Utility, mass float64) {
 	for j := range acc {
 		out[j] = acc[j] / mass
 	}
@@ -201,14 +201,14 @@ func (s *Star) finishChance(ply, n int, vals []float64, mean float64, acc, out *
 
 // decide is a position whose seat has rolled: the root's side takes the
 // best action for the root, the others the worst.
-func (s *Star) decide(p *rules.Position, depth, ply int, alpha, beta float64, out *Utility) float64 {
+func (s *starSearch) decide(p *rules.Position, depth, ply int, alpha, beta float64, out *Utility) float64 {
 	s.pvLen[ply] = 0
 	if s.stop.tick() {
 		return 0
 	}
 	key := gameKey(p, s.root, s.clockNear)
 	var ttMove rules.Action
-	if e, ok := s.tt.probe(key); ok {
+	if e, ok := s.probe(key); ok {
 		ttMove = e.move
 		if int(e.depth) >= depth {
 			if v, ok := e.cut(alpha, beta); ok {
@@ -269,7 +269,7 @@ func (s *Star) decide(p *rules.Position, depth, ply int, alpha, beta float64, ou
 	case best <= alpha0:
 		bound = boundUpper
 	}
-	s.tt.store(key, depth, best, out, bound, bestMove)
+	s.store(key, depth, best, out, bound, bestMove)
 	return best
 }
 
@@ -296,7 +296,7 @@ func (e *entry) utility(out *Utility) {
 
 // reward remembers a move that caused a cut-off: as a killer at its ply if
 // it captured nothing, and in the history of its seat.
-func (s *Star) reward(p *rules.Position, a rules.Action, depth, ply int) {
+func (s *starSearch) reward(p *rules.Position, a rules.Action, depth, ply int) {
 	if a.Type() != rules.Move || p.At(a.To()) != rules.NoPiece {
 		return
 	}
@@ -304,12 +304,12 @@ func (s *Star) reward(p *rules.Position, a rules.Action, depth, ply int) {
 	if k[0] != a {
 		k[1], k[0] = k[0], a
 	}
-	h := &s.history[p.Seat()][int(a.From())*64+int(a.To())]
+	h := &s.hist[p.Seat()][int(a.From())*64+int(a.To())]
 	*h += int32(depth * depth)
 	if *h > 1<<20 {
-		for i := range s.history {
-			for j := range s.history[i] {
-				s.history[i][j] /= 2
+		for i := range s.hist {
+			for j := range s.hist[i] {
+				s.hist[i][j] /= 2
 			}
 		}
 	}

@@ -24,15 +24,12 @@ type entry struct {
 }
 
 // table is a transposition table: one entry a slot, a deeper or newer result
-// replacing an older or shallower one.
+// replacing an older or shallower one. A Pool lends it to one decision at a
+// time.
 type table struct {
 	slots []entry
 	mask  uint64
 	gen   uint8
-}
-
-func newTable(bits uint) *table {
-	return &table{slots: make([]entry, 1<<bits), mask: 1<<bits - 1}
 }
 
 // newSearch ages the entries of earlier searches, so they give way first.
@@ -54,6 +51,21 @@ func (t *table) store(key uint64, depth int, value float64, exp *Utility, bound 
 	*e = entry{key: key, value: float32(value), move: move, depth: int8(depth), bound: bound, gen: t.gen}
 	for i := range exp {
 		e.expected[i] = float32(exp[i])
+	}
+}
+
+// probe looks key up in the search's table, if it has one.
+func (s *starSearch) probe(key uint64) (*entry, bool) {
+	if s.tt == nil {
+		return nil, false
+	}
+	return s.tt.probe(key)
+}
+
+// store keeps a result in the search's table, if it has one.
+func (s *starSearch) store(key uint64, depth int, value float64, exp *Utility, bound uint8, move rules.Action) {
+	if s.tt != nil {
+		s.tt.store(key, depth, value, exp, bound, move)
 	}
 }
 

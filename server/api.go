@@ -46,7 +46,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	c, err := s.create(r.Context(), &ng)
+	c, err := s.create(r.Context(), &ng, infoOf(r).client.String())
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -75,10 +75,10 @@ func botSeed(seed rules.Seed, i int, seq int64) uint64 {
 }
 
 // think starts the bot of the seat that decides, if a bot decides and is
-// not already thinking. It thinks in its own goroutine, waiting for one of
-// the server's Config.BotWorkers slots, and hands its choice to the loop
-// like any action; it is cancelled when the game moves on or the server
-// shuts down.
+// not already thinking. It thinks in its own goroutine, waiting its game's
+// turn for one of the server's Config.BotWorkers (see scheduler), and hands
+// its choice to the loop like any action; it is cancelled when the game
+// moves on or the server shuts down.
 func (l *live) think() {
 	seat, i := l.decider()
 	if i < 0 || l.thinking == l.seq || !l.retryAt.IsZero() {
@@ -97,7 +97,11 @@ func (l *live) think() {
 	}
 	ctx, cancel := context.WithCancel(l.srv.ctx)
 	l.thinking, l.stopBot = l.seq, cancel
-	go l.srv.runBot(ctx, l, b, l.game.Position(), seat, l.seq)
+	tier := tierHuman
+	if l.botsAlone.Load() {
+		tier = tierBots
+	}
+	go l.srv.runBot(ctx, l, b, l.game.Position(), seat, l.seq, tier)
 }
 
 // cancelBot stops the bot thinking, if any.
@@ -110,22 +114,24 @@ func (l *live) cancelBot() {
 }
 
 // runBot lets a bot choose in position p, which it owns, and hands the
-// choice to the loop. A searching bot first waits for one of the server's
-// worker slots, so that the searches of all games share the CPUs; a quick
-// one does not.
-func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position, seat rules.Seat, seq int64) {
+// choice to the loop. A searching bot first waits for a worker from the
+// server's scheduler, in its game's tier, so that the searches of all games
+// share the CPUs fairly and games with humans go first, and searches with
+// memory from the server's pool (Config.BotMemory); a quick one does
+// neither.
+func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position, seat rules.Seat, seq int64, tier int) {
+	budget := ai.Budget{Time: s.cfg.BotTime}
 	if !b.quick {
-		select {
-		case s.botSlots <- struct{}{}:
-		case <-ctx.Done():
+		if !s.bots.acquire(ctx, l.id, tier) {
 			return
 		}
+		budget.Memory = s.memory
 	}
 	t0 := time.Now()
-	a, err := b.choose(ctx, p, ai.Budget{Time: s.cfg.BotTime})
+	a, err := b.choose(ctx, p, budget)
 	took := time.Since(t0)
 	if !b.quick {
-		<-s.botSlots
+		s.bots.release()
 	}
 	if ctx.Err() != nil {
 		return

@@ -21,14 +21,36 @@ type Config struct {
 	// BotTime is the thinking time of a bot's decision (default 300ms).
 	BotTime time.Duration
 	// BotWorkers is how many searching bots may think at once, over all
-	// games (default the number of CPUs); the others wait their turn, and
-	// no game's loop waits for any bot. Bots that do not search (random,
-	// greedy) never wait.
+	// games (default the number of CPUs); the others wait their game's
+	// turn, games with a human seat first, and no game's loop waits for
+	// any bot. Bots that do not search (random, greedy) never wait.
 	BotWorkers int
+	// BotMemory is the memory in bytes that the searching bots of all
+	// games share for their tables and trees (default 256 MiB): a decision
+	// borrows its share while it thinks, a smaller one (or none) when the
+	// rest is lent (see ai.Pool).
+	BotMemory int64
+	// MaxBotGames caps the live games in which bots hold every seat
+	// (default 100), and MaxBotGamesPerClient those of them created from
+	// one client address (default 4). A game counts from its creation, or
+	// from the moment a bot takes its last human seat; creating one over a
+	// limit is refused, but a game plays on when its humans leave.
+	MaxBotGames          int
+	MaxBotGamesPerClient int // default 4; see MaxBotGames
+
+	// MaxGamesPerClient caps the live games, of every kind, created by
+	// one client (default 20): so that one address cannot fill the
+	// server's MaxLiveGames and lock everyone else out.
+	MaxGamesPerClient int
 
 	// Grace is the default time an absent player's turn waits before a bot
 	// takes the seat, for tables that do not set their own (default 2m).
 	Grace time.Duration
+	// MaxGrace is the longest grace (abandon_ms) a table may ask for
+	// (default 1h): an absent player's game is taken over by bots within
+	// that time, so that a table nobody comes to cannot hold its place for
+	// days.
+	MaxGrace time.Duration
 	// MinTime is the shortest turn time or grace a table may ask for
 	// (default 1s; tests lower it).
 	MinTime time.Duration
@@ -123,6 +145,7 @@ func (c Config) withDefaults() Config {
 	}
 	def(&c.BotTime, 300*time.Millisecond)
 	def(&c.Grace, 2*time.Minute)
+	def(&c.MaxGrace, time.Hour)
 	def(&c.MinTime, time.Second)
 	def(&c.PingInterval, 20*time.Second)
 	def(&c.WriteTimeout, 10*time.Second)
@@ -134,6 +157,12 @@ func (c Config) withDefaults() Config {
 	def(&c.RepeatLog, 10*time.Second)
 	c.RetryMax = max(c.RetryMax, c.RetryMin)
 	defInt(&c.BotWorkers, runtime.NumCPU())
+	defInt(&c.MaxBotGames, 100)
+	defInt(&c.MaxBotGamesPerClient, 4)
+	defInt(&c.MaxGamesPerClient, 20)
+	if c.BotMemory <= 0 {
+		c.BotMemory = 256 << 20
+	}
 	defInt(&c.MessageBurst, 100)
 	defInt(&c.RequestBurst, 400)
 	defInt(&c.CostlyBurst, 20)

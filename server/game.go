@@ -34,6 +34,10 @@ type live struct {
 	done  chan struct{} // closed when the loop has stopped
 	state atomic.Pointer[State]
 
+	// For the quotas of games (admit).
+	creator   string      // creatorKey of the client that created the game; "" if unknown
+	botsAlone atomic.Bool // bots hold every seat (see botsAlone), as of the last snapshot
+
 	// Owned by the loop.
 	info      *store.Game // the table; its seats change when a bot takes one
 	table     Table
@@ -66,6 +70,7 @@ func newLive(s *Server, r *replayed) *live {
 		id:        r.info.ID,
 		pr:        r.game.Preset(),
 		hashes:    tokenHashes(r.info.Seats),
+		creator:   r.creator,
 		cmds:      make(chan func(), 64),
 		quit:      make(chan struct{}),
 		done:      make(chan struct{}),
@@ -403,6 +408,7 @@ func (l *live) snapshot() {
 		online[i] = n > 0
 	}
 	l.state.Store(newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated))
+	l.botsAlone.Store(botsAlone(l.info.Seats))
 }
 
 // record returns the game's record; the seed is left out while the game

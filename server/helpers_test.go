@@ -36,6 +36,10 @@ func testConfig() server.Config {
 		CostlyBurst:  10000,
 		MinTime:      10 * time.Millisecond,
 		PingInterval: 5 * time.Second,
+		// Every test client is 127.0.0.1, and some make a game of each
+		// kind of bot.
+		MaxBotGamesPerClient: 100,
+		MaxGamesPerClient:    1000,
 	}
 }
 

@@ -12,11 +12,12 @@ import (
 // replayed is a game rebuilt from the store: its table and seats as its
 // events left them, its rules.Game, and its last event.
 type replayed struct {
-	info  *store.Game // the seats as the events left them
-	table Table
-	game  *rules.Game
-	seq   int64
-	last  *Event // nil before the first event
+	info    *store.Game // the seats as the events left them
+	table   Table
+	creator string // creatorKey of the client that created the game
+	game    *rules.Game
+	seq     int64
+	last    *Event // nil before the first event
 
 	takeovers []takeover // the seats bots took, in order
 }
@@ -42,9 +43,11 @@ func replay(info *store.Game, events []store.Event) (*replayed, error) {
 		return nil, fmt.Errorf("game %s: start: %w", info.ID, err)
 	}
 	r := &replayed{info: cloneGame(info), game: rules.NewGameFrom(start, seed)}
-	if err := json.Unmarshal(info.Settings, &r.table); err != nil {
+	var set settings
+	if err := json.Unmarshal(info.Settings, &set); err != nil {
 		return nil, fmt.Errorf("game %s: settings: %w", info.ID, err)
 	}
+	r.table, r.creator = set.Table, set.Creator
 	for _, se := range events {
 		if err := r.apply(se); err != nil {
 			return nil, fmt.Errorf("game %s: event %d (%s): %w", info.ID, se.Seq, se.Kind, err)

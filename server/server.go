@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 )
@@ -18,20 +19,21 @@ import (
 // Server is the game server: its live games, each run by a loop of its own,
 // and the API that reaches them.
 type Server struct {
-	cfg      Config
-	store    store.Store
-	log      *slog.Logger
-	metrics  *metrics
-	ctx      context.Context // cancelled by Shutdown: bots and background work stop
-	cancel   context.CancelFunc
-	botSlots chan struct{}
-	budgets  *budgets                    // each client's request budgets
-	conns    *connCounter                // WebSockets open by client
-	cop      *http.CrossOriginProtection // nil if any origin is allowed
-	api      http.Handler                // the API, /healthz and /metrics, guarded (routes)
-	apiMux   *http.ServeMux              // the same, unguarded: it tells a request's route
-	classes  map[string]Class            // the class of each of apiMux's patterns
-	origins  []string                    // Config.Origins as browsers write them (normalOrigin); nil if any is allowed
+	cfg     Config
+	store   store.Store
+	log     *slog.Logger
+	metrics *metrics
+	ctx     context.Context // cancelled by Shutdown: bots and background work stop
+	cancel  context.CancelFunc
+	bots    *scheduler                  // the bot workers, shared among the games
+	memory  *ai.Pool                    // the search memory of every bot
+	budgets *budgets                    // each client's request budgets
+	conns   *connCounter                // WebSockets open by client
+	cop     *http.CrossOriginProtection // nil if any origin is allowed
+	api     http.Handler                // the API, /healthz and /metrics, guarded (routes)
+	apiMux  *http.ServeMux              // the same, unguarded: it tells a request's route
+	classes map[string]Class            // the class of each of apiMux's patterns
+	origins []string                    // Config.Origins as browsers write them (normalOrigin); nil if any is allowed
 
 	repeats     *repeats  // logs failures that repeat once an interval
 	health      health    // the heartbeat and the games' writes (health.go)
@@ -43,6 +45,10 @@ type Server struct {
 	games   map[string]*live
 	closing bool
 	wg      sync.WaitGroup // game loops and WebSocket connections
+
+	// The games of bots alone being created, not yet in games; guarded by
+	// mu (see admit).
+	pending reserved
 }
 
 // New returns a server that keeps its games in st and logs to logger. Start
@@ -54,17 +60,18 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:      cfg,
-		store:    st,
-		log:      logger,
-		metrics:  newMetrics(),
-		ctx:      ctx,
-		cancel:   cancel,
-		botSlots: make(chan struct{}, cfg.BotWorkers),
-		budgets:  newBudgets(cfg),
-		conns:    newConnCounter(cfg.MaxConnsPerAddr),
-		games:    make(map[string]*live),
-		repeats:  newRepeats(logger, cfg.RepeatLog),
+		cfg:     cfg,
+		store:   st,
+		log:     logger,
+		metrics: newMetrics(),
+		ctx:     ctx,
+		cancel:  cancel,
+		bots:    newScheduler(cfg.BotWorkers),
+		memory:  ai.NewPool(cfg.BotMemory),
+		budgets: newBudgets(cfg),
+		conns:   newConnCounter(cfg.MaxConnsPerAddr),
+		games:   make(map[string]*live),
+		repeats: newRepeats(logger, cfg.RepeatLog),
 		// Before its first heartbeat: a game's last heartbeat before it is
 		// another server's (downtime.go).
 		heldSince: time.Now(),
@@ -315,11 +322,13 @@ type CreatedSeat struct {
 	Token  string `json:"token,omitempty"` // human seats only: the bearer token that acts for the seat
 }
 
-// create starts a new game: a fresh seed from the operating system's
-// cryptographic source, whose SHA-256 is published now; a token for each
-// human seat, of which the store keeps only the hash. It returns once the
-// start event and the first roll are saved.
-func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
+// create starts a new game for the client at address client: a fresh seed
+// from the operating system's cryptographic source, whose SHA-256 is
+// published now; a token for each human seat, of which the store keeps
+// only the hash. A game of bots alone must fit in the server's and the
+// client's limits. It returns once the start event and the first roll are
+// saved.
+func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Created, error) {
 	// Shutdown waits for a creation under way: a game once stored starts
 	// (and saves its first events) even if the server stops meanwhile.
 	if !s.track() {
@@ -336,7 +345,13 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 	if err != nil {
 		return nil, err
 	}
-	settings, err := json.Marshal(table)
+	creator := creatorKey(client)
+	release, err := s.admit(creator, ng.botsAlone())
+	if err != nil {
+		return nil, err
+	}
+	defer release() // by then the game is running, and counts itself
+	set, err := json.Marshal(settings{Table: table, Creator: creator})
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +363,7 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 		Seed:     seed[:],
 		SeedHash: seed.Commitment(),
 		Start:    pr.StartPosition().String(),
-		Settings: settings,
+		Settings: set,
 		Status:   store.Live,
 		Created:  now,
 		Updated:  now,
@@ -374,7 +389,7 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 		return nil, unavailable(storeRetryAfter, "the game could not be saved, so it was not created; try again")
 	}
 	s.health.wrote(nil)
-	l := newLive(s, &replayed{info: cloneGame(info), table: table, game: rules.NewGame(pr, seed)})
+	l := newLive(s, &replayed{info: cloneGame(info), table: table, creator: creator, game: rules.NewGame(pr, seed)})
 	s.startNew(l)
 	s.metrics.gamesTotal.Inc()
 	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", ng.Seats)
@@ -383,7 +398,8 @@ func (s *Server) create(ctx context.Context, ng *NewGame) (*Created, error) {
 }
 
 // sweep forgets the clients of the request budgets that have been idle
-// long enough, now and then.
+// long enough, and drops the bots' memory that nobody has used since the
+// last time, now and then.
 func (s *Server) sweep() {
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
@@ -393,6 +409,7 @@ func (s *Server) sweep() {
 			return
 		case now := <-t.C:
 			s.budgets.sweep(now)
+			s.memory.Trim()
 		}
 	}
 }

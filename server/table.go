@@ -116,8 +116,8 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	switch {
 	case t.AbandonMS == 0:
 		t.AbandonMS = cfg.Grace.Milliseconds()
-	case t.AbandonMS < minMS || t.AbandonMS > maxMS:
-		return nil, t, Errorf(EINVALID, "abandon_ms %d: want 0 (the server's default) or %d to %d", t.AbandonMS, minMS, maxMS)
+	case t.AbandonMS < minMS || t.AbandonMS > cfg.MaxGrace.Milliseconds():
+		return nil, t, Errorf(EINVALID, "abandon_ms %d: want 0 (the server's default) or %d to %d", t.AbandonMS, minMS, cfg.MaxGrace.Milliseconds())
 	}
 	t.Takeover = ng.Takeover
 	if t.Takeover == "" {
@@ -128,6 +128,16 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	}
 	t.AutoPass = ng.AutoPass == nil || *ng.AutoPass
 	return pr, t, nil
+}
+
+// botsAlone reports whether the request seats no human.
+func (ng *NewGame) botsAlone() bool {
+	for _, s := range ng.Seats {
+		if s == Human {
+			return false
+		}
+	}
+	return true
 }
 
 // checkPlayer checks a seat's player: "human" or "bot:SPEC".

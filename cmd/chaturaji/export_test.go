@@ -135,7 +135,9 @@ func TestExportDamaged(t *testing.T) {
 		`{"seats": ["human", "bot:random", "bot:random", "bot:random"]}`,
 	} {
 		c := createFor(t, hs.URL, body)
-		waitFor(t, hs.URL, c.ID, func(s *server.State) bool { return s.Status == "finished" || s.Seq >= 2 && strings.Contains(body, "human") })
+		waitFor(t, hs.URL, c.ID, func(s *server.State) bool {
+			return s.Status == "finished" || s.Seq >= 2 && strings.Contains(body, "human")
+		})
 		ids = append(ids, c.ID)
 	}
 	if err := srv.Shutdown(ctx); err != nil {

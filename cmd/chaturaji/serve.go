@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -32,7 +33,9 @@ var serveCommand = &command{
 }
 
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
-                       [--bot-time D] [--grace D] [--idle-limit D] [--trusted-proxies CIDRS]
+                       [--bot-time D] [--bot-workers N] [--bot-memory SIZE] [--max-bot-games N]
+                       [--max-bot-games-per-client N] [--max-games-per-client N] [--grace D]
+                       [--max-grace D] [--idle-limit D] [--trusted-proxies CIDRS]
                        [--request-rate N] [--costly-rate N] [--retry-max D] [--log-level LEVEL]
                        [--log-json]
 
@@ -75,8 +78,19 @@ Flags:
 	                   open WebSockets, such as https://example.org; repeat it or
 	                   separate with commas; * allows any
 	--bot-time D       each bot decision's thinking time (default 300ms)
+	--bot-workers N    how many searching bots think at once, over all games
+	                   (default the number of CPUs); games with a human go first
+	--bot-memory SIZE  the memory all bots share for their searches, such as
+	                   256MiB (the default) or 1GiB
+	--max-bot-games N  the most live games with no human seat (default 100)
+	--max-bot-games-per-client N
+	                   the most of those created from one address (default 4)
+	--max-games-per-client N
+	                   the most live games of any kind created from one address
+	                   (default 20)
 	--grace D          the default time an absent player's turn waits before a bot
 	                   takes the seat (default 2m)
+	--max-grace D      the longest such time a new game may ask for (default 1h)
 	--idle-limit D     the time a connected player's decision in an untimed game may
 	                   stay open before a bot takes the seat (default 10m)
 	--trusted-proxies CIDRS
@@ -108,7 +122,17 @@ func runServe(e *env, args []string) error {
 		return nil
 	})
 	botTime := fs.Duration("bot-time", 300*time.Millisecond, "")
+	botWorkers := fs.Int("bot-workers", runtime.NumCPU(), "")
+	botMemory := int64(256 << 20)
+	fs.Func("bot-memory", "", func(s string) (err error) {
+		botMemory, err = parseSize(s)
+		return err
+	})
+	maxBotGames := fs.Int("max-bot-games", 100, "")
+	maxBotGamesPerClient := fs.Int("max-bot-games-per-client", 4, "")
+	maxGamesPerClient := fs.Int("max-games-per-client", 20, "")
 	grace := fs.Duration("grace", 2*time.Minute, "")
+	maxGrace := fs.Duration("max-grace", time.Hour, "")
 	idleLimit := fs.Duration("idle-limit", 10*time.Minute, "")
 	retryMax := fs.Duration("retry-max", 10*time.Second, "")
 	var proxies []netip.Prefix
@@ -146,8 +170,21 @@ func runServe(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := server.Config{Origins: origins, BotTime: *botTime, Grace: *grace, IdleLimit: *idleLimit,
-		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax}
+	for name, n := range map[string]int{"bot-workers": *botWorkers, "max-bot-games": *maxBotGames, "max-bot-games-per-client": *maxBotGamesPerClient, "max-games-per-client": *maxGamesPerClient} {
+		if n <= 0 {
+			return usageError("--%s %d: want a number above 0", name, n)
+		}
+	}
+	if *grace > *maxGrace {
+		return usageError("--grace %v is longer than --max-grace %v", *grace, *maxGrace)
+	}
+	cfg := server.Config{
+		Origins: origins, BotTime: *botTime, Grace: *grace,
+		BotWorkers: *botWorkers, BotMemory: botMemory,
+		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
+		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace, IdleLimit: *idleLimit,
+		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax,
+	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
 		keys.path = defaultKeyFile(*dsn)

@@ -41,7 +41,7 @@ func TestKillAndRestart(t *testing.T) {
 }
 
 // buildBinary builds the command into a temporary directory.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "chaturaji")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -435,7 +435,7 @@ func (s *syncBuffer) String() string {
 }
 
 // freeAddr returns a loopback address with a port free now.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
