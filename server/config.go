@@ -66,8 +66,9 @@ type Config struct {
 	MessageRate  float64
 	MessageBurst int // the bucket's size, in messages
 	// RequestRate and RequestBurst are the token bucket of each client's
-	// HTTP requests, pages, static files, /healthz, /metrics and WebSocket
-	// upgrades included, all but the costly ones (default 100/s, burst 400).
+	// HTTP requests, pages, static files, /healthz, /readyz, /metrics and
+	// WebSocket upgrades included, all but the costly ones (default 100/s,
+	// burst 400).
 	RequestRate  float64
 	RequestBurst int // the bucket's size, in requests
 	// CostlyRate and CostlyBurst are the token bucket of each client's

@@ -35,8 +35,8 @@ func (s *Server) Handler() http.Handler {
 type RouteFunc func(r *http.Request) (pattern string, class Class)
 
 // Site returns the handler of a whole site: the server's API at /api/,
-// /healthz, /readyz and /metrics, and other (such as package web's client) at every
-// other path; with other nil, those are not found.
+// /healthz, /readyz and /metrics, and other (such as package web's client)
+// at every other path; with other nil, those are not found.
 //
 // Every request passes the front door first, the one place where the
 // limits apply. It finds the request's client (its peer's address or,

@@ -7,6 +7,10 @@
 // crash; the expected sequence number makes concurrent writers conflict
 // instead of overwriting each other.
 //
+// Besides games and events, a store keeps the server's heartbeat (when the
+// server holding the live games was last alive: LastHeld), and the record
+// text of each finished game, built once when it finished (Records).
+//
 // Seeds at rest are sealed (seal.go): Sealed wraps a Store so that it keeps
 // each game's dice seed encrypted with AES-256-GCM under a key held outside
 // the database, and SealSeeds seals the plain seeds of a database from
