@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -54,8 +55,15 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, c)
 }
 
+// List is the answer of GET /api/games.
+type List struct {
+	Games   []Summary `json:"games"`             // the games, the most recently updated first
+	Skipped []Skipped `json:"skipped,omitempty"` // the damaged games left out
+}
+
 // handleList is GET /api/games[?status=live|finished][&limit=N]: the most
-// recently updated games first.
+// recently updated games first. A game whose row cannot be shown (its
+// rules are no preset's) is left out and named in skipped.
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	f, err := s.listFilter(r)
 	if err != nil {
@@ -64,30 +72,31 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	}
 	games, err := s.store.Games(r.Context(), f)
 	if err != nil {
-		s.fail(w, r, err)
+		s.fail(w, r, s.storeError("", err))
 		return
 	}
-	list := make([]Summary, 0, len(games))
+	list := List{Games: make([]Summary, 0, len(games))}
 	for _, g := range games {
 		s.mu.Lock()
 		l := s.games[g.ID]
 		s.mu.Unlock()
 		if l != nil {
-			list = append(list, l.state.Load().summary())
+			list.Games = append(list.Games, l.state.Load().summary())
 			continue
 		}
 		pr, err := rules.Lookup(g.Rules)
 		if err != nil {
+			err = fmt.Errorf("game %s: %w", g.ID, err)
+			s.noteDamaged(g.ID, err)
+			list.Skipped = append(list.Skipped, Skipped{ID: g.ID, Error: err.Error()})
 			continue
 		}
-		list = append(list, Summary{
+		list.Games = append(list.Games, Summary{
 			ID: g.ID, Rules: g.Rules, Status: string(g.Status), Seats: seatInfos(pr, g.Seats, nil),
 			Seq: g.LastEvent, Result: g.Result, Created: g.Created, Updated: g.Updated, SeedHash: g.SeedHash,
 		})
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Games []Summary `json:"games"`
-	}{list})
+	writeJSON(w, http.StatusOK, list)
 }
 
 // handleGame is GET /api/games/{id}: the game's State.
@@ -103,34 +112,38 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 	}
 	rp, err := s.read(r.Context(), info.ID)
 	if err != nil {
-		s.fail(w, r, err)
+		s.fail(w, r, s.storeError(info.ID, err))
 		return
 	}
 	writeJSON(w, http.StatusOK, newState(rp.game.Preset(), rp.info, rp.table, rp.seq, rp.last, nil, info.Updated))
 }
 
 // handleRecord is GET /api/games/{id}/record: the game record, without the
-// seed while the game goes on.
+// seed while the game goes on; a finished game's as kept when it finished
+// (records.go).
 func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
-	l, info, err := s.lookup(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	l, info, err := s.lookup(r.Context(), id)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	var text string
 	if l != nil {
-		err = l.call(r.Context(), func() { text = l.record().String() })
+		var stale error
+		err = l.call(r.Context(), func() {
+			if l.stale {
+				stale = unavailable(storeRetryAfter, "the database does not answer; try again")
+				return
+			}
+			text = l.record().String()
+		})
+		if err == nil {
+			err = stale
+		}
 	}
 	if l == nil || errors.Is(err, errGone) {
-		id := r.PathValue("id")
-		if info != nil {
-			id = info.ID
-		}
-		var rp *replayed
-		rp, err = s.read(r.Context(), id)
-		if err == nil {
-			text = gameRecord(rp.game, rp.info, rp.takeovers, rp.game.Finished(), s.cfg.SigningKey).String()
-		}
+		text, err = s.storedRecord(r.Context(), id, info)
 	}
 	if err != nil {
 		s.fail(w, r, err)
@@ -139,6 +152,27 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write([]byte(text))
+}
+
+// storedRecord returns the record of a game that is not live in this
+// server, info its row if read already.
+func (s *Server) storedRecord(ctx context.Context, id string, info *store.Game) (string, error) {
+	if info == nil {
+		var err error
+		if info, err = s.store.Game(ctx, id); err != nil {
+			return "", s.storeError(id, damaged(id, err))
+		}
+	}
+	var kept []byte
+	if info.Status == store.Finished {
+		texts, err := s.store.Records(ctx, []string{id})
+		if err != nil {
+			return "", s.storeError(id, err)
+		}
+		kept = texts[id]
+	}
+	text, err := recordText(ctx, s.store, info, kept, Export{Key: s.cfg.SigningKey, Keep: true})
+	return text, s.storeError(id, err)
 }
 
 // handleKey is GET /api/key: the public key that signs the records of the
@@ -175,20 +209,33 @@ func (s *Server) listFilter(r *http.Request) (store.Filter, error) {
 	return f, nil
 }
 
+// SkippedHeader is the header of a GET /api/records answer that counts
+// the damaged games left out of it (each named in a comment line at the
+// end of the file); absent if none were.
+const SkippedHeader = "Chaturaji-Skipped"
+
 // handleRecords is GET /api/records: the records of the games a list
 // selects (?status, ?limit as GET /api/games, and ?rules=NAME), the
-// oldest first, in one record file.
+// oldest first, in one record file; the damaged games left out are named
+// at its end (ExportRecords) and counted in SkippedHeader.
 func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 	f, err := s.listFilter(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	x := Export{Status: f.Status, Limit: f.Limit, Rules: r.URL.Query().Get("rules"), Key: s.cfg.SigningKey}
+	x := Export{Status: f.Status, Limit: f.Limit, Rules: r.URL.Query().Get("rules"), Key: s.cfg.SigningKey, Keep: true}
 	var b bytes.Buffer // whole, so that a failure halfway sends an error, not half a file
-	if _, err := ExportRecords(r.Context(), s.store, &b, x); err != nil {
-		s.fail(w, r, err)
+	done, err := ExportRecords(r.Context(), s.store, &b, x)
+	if err != nil {
+		s.fail(w, r, s.storeError("", err))
 		return
+	}
+	for _, sk := range done.Skipped {
+		s.noteDamaged(sk.ID, errors.New(sk.Error))
+	}
+	if n := len(done.Skipped); n > 0 {
+		w.Header().Set(SkippedHeader, strconv.Itoa(n))
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
@@ -210,7 +257,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	evs, err := s.store.Events(r.Context(), id, after)
 	if err != nil {
-		s.fail(w, r, err)
+		s.fail(w, r, s.storeError(id, err))
 		return
 	}
 	list := make([]json.RawMessage, len(evs))

@@ -12,11 +12,12 @@ import (
 const (
 	ReasonAbandoned = "abandoned" // its holder was away for the table's grace
 	ReasonTimeout   = "timeout"   // its holder ran out of time, at a table whose policy is TimeoutBot
+	ReasonIdle      = "idle"      // its holder, connected, did not act for the server's idle limit (untimed tables)
 )
 
 // setTimer arms the loop's one timer for the next moment something is due:
-// the decider's deadline, the end of an absent decider's grace, or a retry
-// of events that could not be saved.
+// the decider's deadline, the end of an absent decider's grace or of a
+// present one's idle limit, or a retry after the store failed.
 func (l *live) setTimer(now time.Time) {
 	if l.timer != nil {
 		l.timer.Stop()
@@ -48,8 +49,17 @@ func (l *live) nextWake() time.Time {
 		if g := l.graceEnd(i); next.IsZero() || g.Before(next) {
 			next = g
 		}
+	} else if next.IsZero() {
+		next = l.idleEnd()
 	}
 	return next
+}
+
+// idleEnd returns when a connected decider of an untimed table has been
+// idle too long: the server's idle limit after the decision opened (or the
+// game resumed).
+func (l *live) idleEnd() time.Time {
+	return l.turnStart.Add(l.srv.cfg.IdleLimit)
 }
 
 // graceEnd returns when an absent seat i is abandoned: the table's grace
@@ -63,8 +73,8 @@ func (l *live) graceEnd(i int) time.Time {
 	return since.Add(l.table.grace())
 }
 
-// wake does what is due: it retries unsaved events, plays for a player out
-// of time, or gives an abandoned seat to a bot.
+// wake does what is due: it tries again after the store failed, plays for
+// a player out of time, or gives an abandoned or idle seat to a bot.
 func (l *live) wake() {
 	now := stamp()
 	if l.over {
@@ -75,7 +85,7 @@ func (l *live) wake() {
 			l.setTimer(now)
 			return
 		}
-		l.resume()
+		l.retry()
 		return
 	}
 	seat, i := l.decider()
@@ -87,6 +97,8 @@ func (l *live) wake() {
 		l.timeout(seat, i, now)
 	case l.online[i] == 0 && !now.Before(l.graceEnd(i)):
 		l.takeOver(i, ReasonAbandoned, now)
+	case l.online[i] > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd()):
+		l.takeOver(i, ReasonIdle, now)
 	default:
 		l.setTimer(now)
 	}
@@ -97,9 +109,8 @@ func (l *live) wake() {
 // possible) the server plays a random legal action in its place, the
 // nearest thing to passing the rules have.
 func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
-	l.srv.log.Info("out of time", "game", l.id, "seat", seat.String(), "policy", l.table.OnTimeout)
 	if l.table.OnTimeout == TimeoutBot {
-		l.takeOver(i, ReasonTimeout, now)
+		l.takeOver(i, ReasonTimeout, now) // which logs it
 		return
 	}
 	p := l.game.Position()
@@ -109,7 +120,9 @@ func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
 		acts := p.Actions(buf[:])
 		a = acts[rand.IntN(len(acts))]
 	}
-	l.play(seat, a, ByTimeout) // on failure the game reloads and tries again later
+	if l.play(seat, a, ByTimeout) == nil { // on failure the game reloads and tries again later
+		l.srv.log.Info("out of time", "game", l.id, "seat", seat.String(), "policy", l.table.OnTimeout)
+	}
 }
 
 // takeOver gives seat i to the table's takeover bot for the rest of the
@@ -134,6 +147,6 @@ func (l *live) takeOver(i int, reason string, now time.Time) {
 	l.srv.metrics.committed(opSeat, t0)
 	if err != nil {
 		// The seat event is saved, and it is what a reload goes by.
-		l.srv.log.Error("updating seat", "game", l.id, "seat", seat.String(), "err", err)
+		l.srv.storeFailed(opSeat, "updating seat", l.id, err)
 	}
 }

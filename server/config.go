@@ -66,8 +66,9 @@ type Config struct {
 	MessageRate  float64
 	MessageBurst int // the bucket's size, in messages
 	// RequestRate and RequestBurst are the token bucket of each client's
-	// HTTP requests, pages, static files, /healthz, /metrics and WebSocket
-	// upgrades included, all but the costly ones (default 100/s, burst 400).
+	// HTTP requests, pages, static files, /healthz, /readyz, /metrics and
+	// WebSocket upgrades included, all but the costly ones (default 100/s,
+	// burst 400).
 	RequestRate  float64
 	RequestBurst int // the bucket's size, in requests
 	// CostlyRate and CostlyBurst are the token bucket of each client's
@@ -101,6 +102,31 @@ type Config struct {
 	// is dropped (default 256); it reconnects and catches up.
 	Buffer int
 
+	// IdleLimit is how long a connected seat holder's decision may stay
+	// open in an untimed game before a bot takes the seat, as it takes an
+	// absent player's (default 10m). Timed games go by their turn time.
+	IdleLimit time.Duration
+
+	// RetryMin and RetryMax bound the wait of a game whose store failed
+	// before it tries again by itself (default 500ms and 10s): the wait
+	// doubles with each failure in a row, from RetryMin up to RetryMax,
+	// and is drawn at random from its upper half, so that games do not
+	// all come back to the database at once.
+	RetryMin time.Duration
+	RetryMax time.Duration // the longest wait between two tries
+	// Heartbeat is how often the server writes to its store that it is
+	// alive (default 1s): the time since the last heartbeat is what a
+	// restart gives back to the players' clocks, and each heartbeat is
+	// also the write GET /readyz reports on.
+	Heartbeat time.Duration
+	// ReadyTimeout bounds one heartbeat, the write that tells whether the
+	// database accepts writes (default 2s).
+	ReadyTimeout time.Duration
+	// RepeatLog is how often a failure that repeats (the store failing
+	// for many games, or for one game at every try) is logged again, once,
+	// with how many times it happened since (default 10s).
+	RepeatLog time.Duration
+
 	// MaxLiveGames caps the games live at once (default 10000).
 	MaxLiveGames int
 	// Recent is how many games GET /api/games lists by default (default 50).
@@ -124,6 +150,13 @@ func (c Config) withDefaults() Config {
 	def(&c.MinTime, time.Second)
 	def(&c.PingInterval, 20*time.Second)
 	def(&c.WriteTimeout, 10*time.Second)
+	def(&c.IdleLimit, 10*time.Minute)
+	def(&c.RetryMin, 500*time.Millisecond)
+	def(&c.RetryMax, 10*time.Second)
+	def(&c.Heartbeat, time.Second)
+	def(&c.ReadyTimeout, 2*time.Second)
+	def(&c.RepeatLog, 10*time.Second)
+	c.RetryMax = max(c.RetryMax, c.RetryMin)
 	defInt(&c.BotWorkers, runtime.NumCPU())
 	defInt(&c.MaxBotGames, 100)
 	defInt(&c.MaxBotGamesPerClient, 4)

@@ -24,6 +24,16 @@
 // and serves the public key at GET /api/key. Seeds are sealed at rest when
 // the store given to New is store.Sealed.
 //
+// Faults cost players nothing. A game whose store fails does not stop: it
+// holds what the store holds and tries again by itself, with backoff
+// (recover.go); GET /healthz says the process lives, GET /readyz whether
+// the database takes writes (health.go); the time no server could run a
+// game is given back to the open decision's clock (downtime.go); a damaged
+// game is left out of lists, records and exports, which name it
+// (damage.go); a failure that repeats is logged once an interval
+// (repeats.go). A finished game's record is built once, when it ends, and
+// kept in the store (records.go).
+//
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETOOLARGE,
 // ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // The error codes of the API. Each maps to one HTTP status (StatusCode).
@@ -17,7 +18,7 @@ const (
 	ETOOLARGE     = "ETOOLARGE"     // a body or message over the size limit: 413
 	ETOOMANY      = "ETOOMANY"      // over the rate limit: 429
 	EINTERNAL     = "EINTERNAL"     // the server's own failure: 500
-	EUNAVAILABLE  = "EUNAVAILABLE"  // shutting down, or the store failed; try again: 503
+	EUNAVAILABLE  = "EUNAVAILABLE"  // shutting down, or the store failed; try again (Retry-After): 503
 )
 
 // statusCodes is the one place where error codes become HTTP statuses.
@@ -48,6 +49,8 @@ func StatusCode(code string) int {
 type Error struct {
 	Code    string `json:"code"`    // one of the codes above, such as ECONFLICT
 	Message string `json:"message"` // why the request was refused, for people
+
+	retry time.Duration // EUNAVAILABLE: when to try again (Retry-After); 0 for a second
 }
 
 // Error returns the error as one line, such as "server: ECONFLICT: not your
@@ -59,6 +62,24 @@ func (e *Error) Error() string {
 // Errorf returns an *Error with the given code and a formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// unavailable returns an EUNAVAILABLE error that tells the client to try
+// again after retry.
+func unavailable(retry time.Duration, format string, args ...any) *Error {
+	e := Errorf(EUNAVAILABLE, format, args...)
+	e.retry = retry
+	return e
+}
+
+// retryAfter returns the seconds an EUNAVAILABLE error tells the client to
+// wait, as Retry-After says them: at least 1.
+func retryAfter(err error) int {
+	var e *Error
+	if errors.As(err, &e) && e.retry > time.Second {
+		return int((e.retry + time.Second - 1) / time.Second)
+	}
+	return 1
 }
 
 // ErrorCode returns the code of err: its own if it is an *Error, EINTERNAL

@@ -14,6 +14,7 @@ const (
 	KindAction = "action" // a seat's action
 	KindSeat   = "seat"   // a seat changed hands: a bot took an abandoned or timed-out seat
 	KindEnd    = "end"    // the game is over: the ranking and the revealed seed
+	KindClock  = "clock"  // the decider's deadline moved on: time no server could run the game is given back
 )
 
 // The kinds of messages that are not events (their Seq is 0).

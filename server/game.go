@@ -15,10 +15,6 @@ import (
 // storeTimeout bounds one write of a game to the store.
 const storeTimeout = 10 * time.Second
 
-// retryAfter is how long a game whose events could not be saved waits
-// before it tries again.
-const retryAfter = time.Second
-
 // errGone is returned by call and post once a game's loop has stopped: the
 // game is over or the server is shutting down.
 var errGone = errors.New("server: the game's loop has stopped")
@@ -51,7 +47,10 @@ type live struct {
 	updated   time.Time // when the last event happened
 	deadline  time.Time // when the decider runs out of time; zero if untimed
 	turnStart time.Time // when the current decision opened (or the loop started)
-	retryAt   time.Time // when to try again to save the automatic events; zero if none
+	retryAt   time.Time // when to try again after the store failed; zero if not waiting (recover.go)
+	failures  int       // the store's failures in a row
+	stale     bool      // a reload failed: what the loop holds may be ahead of the store
+	unheld    time.Time // since when the game could not be played (a restart, the store failing); zero if it can (downtime.go)
 	subs      map[*subscriber]struct{}
 	online    []int       // live WebSocket connections of each seat's holder
 	idleSince []time.Time // when each seat's last connection closed
@@ -59,8 +58,7 @@ type live struct {
 	bots      []*bot             // each seat's bot, made when first needed
 	thinking  int64              // the event number a bot is thinking at; -1 if none
 	stopBot   context.CancelFunc // cancels the bot thinking
-	over      bool               // the end event is saved
-	broken    bool               // the store failed and the game could not be reloaded
+	over      bool               // the end event is saved and the game marked finished
 	takeovers []takeover         // the seats bots took, for the record
 }
 
@@ -100,7 +98,7 @@ func newLive(s *Server, r *replayed) *live {
 func (l *live) run() {
 	defer l.exit()
 	l.resume()
-	for !l.over && !l.broken {
+	for !l.over {
 		select {
 		case f := <-l.cmds:
 			f()
@@ -159,9 +157,10 @@ func (l *live) call(ctx context.Context, f func()) error {
 	}
 }
 
-// resume brings the game up to date when its loop starts, or after its
-// automatic events could not be saved: the start event of a new game, any
-// roll or forced pass due, and the end; then the clocks and the bots.
+// resume brings the game up to date when its loop starts, or when it tries
+// again after the store failed: the start event of a new game, the time
+// owed to the decider's clock (downtime.go), any roll or forced pass due,
+// and the end; then the clocks and the bots.
 func (l *live) resume() {
 	now := stamp()
 	l.turnStart = now
@@ -169,6 +168,9 @@ func (l *live) resume() {
 	var evs []*Event
 	if l.seq == 0 {
 		evs = append(evs, l.startEvent(now))
+	}
+	if e := l.credit(now); e != nil {
+		evs = append(evs, e)
 	}
 	evs = l.advance(evs, now)
 	if len(evs) == 0 {
@@ -272,6 +274,9 @@ func (l *live) act(i int, text string, seq int64) error {
 	if l.over {
 		return Errorf(ECONFLICT, "the game is over")
 	}
+	if l.stale {
+		return unavailable(l.retryAt.Sub(time.Now()), "the database does not answer; the game goes on by itself when it does: try again")
+	}
 	seat := l.pr.Seats()[i]
 	if pl := l.info.Seats[i].Player; pl != Human {
 		return Errorf(ECONFLICT, "seat %s is played by %s now", seat, pl)
@@ -325,14 +330,16 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 // broadcasts them, after the game's state has taken them in (so a client
 // that hears of an event and then asks for the state finds it there). If
 // they cannot be saved the game is reloaded from the store, so nothing
-// changes.
+// changes, and tries again later by itself (storeFailed).
 func (l *live) commit(evs []*Event) error {
 	recs := make([]store.Event, len(evs))
 	for i, e := range evs {
 		e.Seq = l.seq + int64(i) + 1
 		data, err := json.Marshal(e)
 		if err != nil {
-			l.reload()
+			if l.reload() {
+				l.later()
+			}
 			return err
 		}
 		recs[i] = store.Event{Seq: e.Seq, Kind: e.Kind, Data: data, At: e.At}
@@ -343,13 +350,12 @@ func (l *live) commit(evs []*Event) error {
 	err := l.srv.store.AppendEvents(ctx, l.id, l.seq, recs)
 	l.srv.metrics.committed(opAppend, t0)
 	if err != nil {
-		l.srv.log.Error("saving events", "game", l.id, "after", l.seq, "err", err)
-		l.reload()
-		return Errorf(EUNAVAILABLE, "the game could not be saved, so nothing changed; try again")
+		l.storeFailed(opAppend, "saving events", err, t0)
+		return unavailable(l.retryAt.Sub(time.Now()), "the game could not be saved, so nothing changed; try again")
 	}
+	l.stored()
 	last := evs[len(evs)-1]
 	l.seq, l.last, l.updated = last.Seq, last, last.At
-	l.retryAt = time.Time{}
 	l.srv.metrics.events.Add(float64(len(evs)))
 	if last.Kind == KindEnd {
 		l.finish()
@@ -362,7 +368,9 @@ func (l *live) commit(evs []*Event) error {
 	return nil
 }
 
-// finish marks the saved game finished in the store; the loop then stops.
+// finish marks the saved game finished in the store and keeps its record
+// there (records.go); the loop then stops. If the store fails, the loop
+// tries again later.
 func (l *live) finish() {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
@@ -370,11 +378,14 @@ func (l *live) finish() {
 	err := l.srv.store.Finish(ctx, l.id, l.last.Result)
 	l.srv.metrics.committed(opFinish, t0)
 	if err != nil {
-		l.srv.log.Error("finishing game", "game", l.id, "err", err)
+		l.storeFailed(opFinish, "finishing game", err, t0)
+		return
 	}
+	l.stored()
 	l.over = true
-	l.snapshot()
 	l.srv.log.Info("game over", "game", l.id, "result", l.last.Result, "end", l.last.End, "events", l.seq)
+	l.snapshot()
+	l.keepRecord(ctx)
 }
 
 // settle opens the decision the last event left: its deadline, its timers,
@@ -388,28 +399,6 @@ func (l *live) settle(now time.Time) {
 	l.snapshot()
 	l.think()
 	l.setTimer(now)
-}
-
-// reload rebuilds the game from the store after a failed write, so that
-// what the loop holds is what the store holds, and tries again to go on
-// after a while (resume). If the store cannot be read either, the loop
-// stops; the game is loaded again when it is next asked for.
-func (l *live) reload() {
-	now := time.Now()
-	l.cancelBot()
-	l.retryAt = now.Add(retryAfter)
-	defer l.setTimer(now)
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-	defer cancel()
-	r, err := l.srv.read(ctx, l.id)
-	if err != nil {
-		l.srv.log.Error("reloading game; it stops until it is loaded again", "game", l.id, "err", err)
-		l.broken = true
-		return
-	}
-	l.info, l.table, l.game, l.seq, l.last, l.takeovers = r.info, r.table, r.game, r.seq, r.last, r.takeovers
-	l.bots = make([]*bot, len(l.info.Seats))
-	l.snapshot()
 }
 
 // snapshot publishes the game's state for readers outside the loop.

@@ -17,7 +17,8 @@ import (
 )
 
 // Handler returns the server's HTTP handler: the API under /api/, the
-// WebSockets, /healthz and /metrics, behind the front door (see Site).
+// WebSockets, /healthz, /readyz and /metrics, behind the front door (see
+// Site).
 //
 // Requests that change anything (POST) must be application/json, and
 // browsers' cross-origin requests are refused unless their origin is
@@ -34,8 +35,8 @@ func (s *Server) Handler() http.Handler {
 type RouteFunc func(r *http.Request) (pattern string, class Class)
 
 // Site returns the handler of a whole site: the server's API at /api/,
-// /healthz and /metrics, and other (such as package web's client) at every
-// other path; with other nil, those are not found.
+// /healthz, /readyz and /metrics, and other (such as package web's client)
+// at every other path; with other nil, those are not found.
 //
 // Every request passes the front door first, the one place where the
 // limits apply. It finds the request's client (its peer's address or,
@@ -49,6 +50,7 @@ func (s *Server) Site(other http.Handler, route RouteFunc) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/", s.api)
 	mux.Handle("/healthz", s.api)
+	mux.Handle("/readyz", s.api)
 	mux.Handle("/metrics", s.api)
 	if other != nil {
 		mux.Handle("/", other)
@@ -98,6 +100,7 @@ func (s *Server) routes() {
 		s.classes[pattern] = class
 	}
 	handle("GET /healthz", General, http.HandlerFunc(s.handleHealth))
+	handle("GET /readyz", General, http.HandlerFunc(s.handleReady))
 	handle("GET /metrics", General, s.metrics.handler())
 	handle("POST /api/games", Costly, http.HandlerFunc(s.handleCreate)) // its bots may search until it ends
 	handle("GET /api/games", General, http.HandlerFunc(s.handleList))
@@ -117,7 +120,7 @@ func (s *Server) routes() {
 
 // apiCatchAlls are the patterns that take every request of the API's paths
 // that no endpoint takes, to answer it with the API's JSON error.
-var apiCatchAlls = []string{"/api/", "/healthz", "/metrics"}
+var apiCatchAlls = []string{"/api/", "/healthz", "/readyz", "/metrics"}
 
 // noEndpoint answers a request no endpoint takes: 405 with Allow if its
 // path has endpoints for other methods, else 404. (ServeMux would say 405
@@ -200,8 +203,8 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Debug("request refused", "method", r.Method, "path", r.URL.Path, "code", code, "err", ErrorMessage(err))
 	}
 	s.metrics.reject(code)
-	if code == ETOOMANY && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", "1")
+	if (code == ETOOMANY || code == EUNAVAILABLE) && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfter(err)))
 	}
 	writeJSON(w, StatusCode(code), errorBody{&Error{Code: code, Message: ErrorMessage(err)}})
 }
@@ -240,16 +243,4 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 		return Errorf(EINVALID, "malformed JSON body: %v", err)
 	}
 	return nil
-}
-
-// handleHealth answers 200 "ok" while the server runs, 503 once it is
-// shutting down.
-func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if s.shuttingDown() {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		io.WriteString(w, "shutting down\n")
-		return
-	}
-	io.WriteString(w, "ok\n")
 }

@@ -101,6 +101,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		{"POST", "/api/games/" + g.ID + "/ws", "GET, HEAD"},
 		{"POST", "/api/records", "GET, HEAD"},
 		{"POST", "/healthz", "GET, HEAD"},
+		{"PUT", "/readyz", "GET, HEAD"},
 		{"DELETE", "/metrics", "GET, HEAD"},
 	} {
 		t.Run(c.method+" "+c.path, func(t *testing.T) {

@@ -38,6 +38,10 @@ type metrics struct {
 	requestTime  *prometheus.HistogramVec // their durations, WebSockets left out
 	botDecisions *prometheus.CounterVec   // bot decisions, by bot
 	botTime      *prometheus.HistogramVec // their durations, by bot
+
+	storeFailures *prometheus.CounterVec // failed store operations, by operation
+	gamesWaiting  prometheus.Gauge       // games waiting for the store to come back
+	ready         prometheus.Gauge       // 1 if GET /readyz would answer 200
 }
 
 // secondsBuckets are the bounds of every duration histogram, in seconds.
@@ -49,6 +53,14 @@ const (
 	opAppend = "append" // AppendEvents
 	opSeat   = "seat"   // UpdateSeat
 	opFinish = "finish" // Finish
+)
+
+// The other store operations of chaturaji_store_failures_total.
+const (
+	opRead      = "read"      // a game read back (Game, Events, LastHeld, Records)
+	opList      = "list"      // Games
+	opRecord    = "record"    // SetRecord
+	opHeartbeat = "heartbeat" // Heartbeat
 )
 
 func newMetrics() *metrics {
@@ -89,6 +101,11 @@ func newMetrics() *metrics {
 			Help: "Bot decisions taken, by bot (its kind or level)."}, []string{"bot"}),
 		botTime: histogramVec("chaturaji_bot_decision_seconds",
 			"One bot decision, from its start to its choice (not its wait for a worker), by bot.", "bot"),
+		storeFailures: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_store_failures_total",
+			Help: "Store operations that failed, by operation: create, append, seat, finish, record, read, list, heartbeat."}, []string{"op"}),
+		gamesWaiting: gauge("chaturaji_games_waiting_store",
+			"Live games whose last write or read failed, waiting to try again by themselves."),
+		ready: gauge("chaturaji_ready", "1 if the database accepts writes (what GET /readyz answers), 0 if not."),
 	}
 	reg.MustRegister(
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.GoRuntimeMetricsRule{
@@ -99,6 +116,9 @@ func newMetrics() *metrics {
 	// The store operations show from the start, at 0.
 	for _, op := range []string{opCreate, opAppend, opSeat, opFinish} {
 		m.commitTime.WithLabelValues(op)
+	}
+	for _, op := range []string{opCreate, opAppend, opSeat, opFinish, opRecord, opRead, opList, opHeartbeat} {
+		m.storeFailures.WithLabelValues(op)
 	}
 	return m
 }

@@ -31,7 +31,7 @@ func replay(info *store.Game, events []store.Event) (*replayed, error) {
 		return nil, fmt.Errorf("game %s: %w", info.ID, err)
 	}
 	if store.IsSealed(info.Seed) {
-		return nil, fmt.Errorf("game %s: its seed is sealed with key %s, and the store was opened without a seed key: open it with store.Sealed (chaturaji: --key-file)", info.ID, store.SealedKeyID(info.Seed))
+		return nil, fmt.Errorf("game %s: its seed is sealed with key %s, and %w: open it with store.Sealed (chaturaji: --key-file)", info.ID, store.SealedKeyID(info.Seed), errNoSeedKey)
 	}
 	if len(info.Seed) != len(rules.Seed{}) {
 		return nil, fmt.Errorf("game %s: seed of %d bytes", info.ID, len(info.Seed))
@@ -96,7 +96,7 @@ func (r *replayed) apply(se store.Event) error {
 		for i, si := range e.Seats {
 			r.info.Seats[i].Player = si.Player
 		}
-	case KindEnd:
+	case KindEnd, KindClock:
 	default:
 		return fmt.Errorf("unknown kind")
 	}

@@ -35,6 +35,11 @@ type Server struct {
 	classes map[string]Class            // the class of each of apiMux's patterns
 	origins []string                    // Config.Origins as browsers write them (normalOrigin); nil if any is allowed
 
+	repeats     *repeats  // logs failures that repeat once an interval
+	health      health    // the heartbeat and the games' writes (health.go)
+	heldSince   time.Time // when this server began to hold the games (downtime.go)
+	damagedSeen sync.Map  // the ids of the damaged games logged already (damage.go)
+
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
 	games   map[string]*live
@@ -66,6 +71,10 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		budgets: newBudgets(cfg),
 		conns:   newConnCounter(cfg.MaxConnsPerAddr),
 		games:   make(map[string]*live),
+		repeats: newRepeats(logger, cfg.RepeatLog),
+		// Before its first heartbeat: a game's last heartbeat before it is
+		// another server's (downtime.go).
+		heldSince: time.Now(),
 	}
 	s.cop = s.crossOriginProtection()
 	s.metrics.countClients(s.budgets.len)
@@ -74,23 +83,39 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 }
 
 // Start loads every live game from the store and resumes it exactly where
-// it was: its events are replayed, and its bots and clocks start again
-// (deadlines are absolute times, so a restart honours them).
+// it was: its events are replayed, and its bots and clocks start again.
+// Deadlines are absolute times, so a restart honours them, and the time
+// since the last server's last heartbeat is given back to the open
+// decisions (downtime.go). It returns once every game has saved what was
+// due, and then writes the server's heartbeat every Config.Heartbeat. A
+// damaged game is logged and left out; the others resume.
 func (s *Server) Start(ctx context.Context) error {
 	games, err := s.store.Games(ctx, store.Filter{Status: store.Live, Limit: math.MaxInt32})
 	if err != nil {
 		return fmt.Errorf("server: listing live games: %w", err)
 	}
-	loaded := 0
+	var loaded []*live
 	for _, g := range games {
-		if _, err := s.load(ctx, g.ID); err != nil {
+		l, err := s.load(ctx, g.ID)
+		var d *damagedError
+		switch {
+		case errors.As(err, &d):
+			s.noteDamaged(g.ID, d.err)
+			continue
+		case err != nil:
 			s.log.Error("loading game", "game", g.ID, "err", err)
 			continue
 		}
-		loaded++
+		loaded = append(loaded, l)
 	}
-	s.log.Info("live games resumed", "games", loaded)
+	for _, l := range loaded {
+		l.call(ctx, func() {}) // its loop has resumed
+	}
+	s.log.Info("live games resumed", "games", len(loaded))
 	go s.sweep()
+	if s.track() {
+		go s.heartbeat()
+	}
 	return nil
 }
 
@@ -115,10 +140,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}()
 	select {
 	case <-done:
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	// The last heartbeat: until now a server held the games.
+	s.beat()
+	s.repeats.stop()
+	return nil
 }
 
 // shuttingDown reports whether Shutdown has been called.
@@ -201,16 +229,15 @@ func (s *Server) lookup(ctx context.Context, id string) (*live, *store.Game, err
 		return l, nil, nil
 	}
 	info, err := s.store.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil, Errorf(ENOTFOUND, "no game %q", id)
-	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("server: reading game %s: %w", id, err)
+		return nil, nil, s.storeError(id, damaged(id, err))
 	}
 	if info.Status == store.Live && !closing {
-		if l, err := s.load(ctx, id); err == nil {
-			return l, nil, nil
+		l, err := s.load(ctx, id)
+		if err != nil {
+			return nil, nil, s.storeError(id, err)
 		}
+		return l, nil, nil
 	}
 	return nil, info, nil
 }
@@ -231,23 +258,35 @@ func (s *Server) load(ctx context.Context, id string) (*live, error) {
 		return nil, err
 	}
 	l = newLive(s, r)
+	l.unheld = s.lastHeld(ctx, id)
 	if !s.start(l) {
 		return nil, Errorf(EUNAVAILABLE, "the server is shutting down")
 	}
 	return l, nil
 }
 
-// read rebuilds a game from the store.
+// read rebuilds a game from the store. A game that cannot be rebuilt from
+// what the store gives is damaged (damagedError); any other error is the
+// store's.
 func (s *Server) read(ctx context.Context, id string) (*replayed, error) {
-	info, err := s.store.Game(ctx, id)
+	return readGame(ctx, s.store, id)
+}
+
+// readGame rebuilds game id from st, as Server.read does.
+func readGame(ctx context.Context, st store.Store, id string) (*replayed, error) {
+	info, err := st.Game(ctx, id)
+	if err != nil {
+		return nil, damaged(id, err)
+	}
+	evs, err := st.Events(ctx, id, 0)
 	if err != nil {
 		return nil, err
 	}
-	evs, err := s.store.Events(ctx, id, 0)
-	if err != nil {
-		return nil, err
+	r, err := replay(info, evs)
+	if err != nil && !errors.Is(err, errNoSeedKey) {
+		return nil, &damagedError{id: id, err: err}
 	}
-	return replay(info, evs)
+	return r, err
 }
 
 // validID reports whether id could be a game's id, so that garbage never
@@ -346,9 +385,10 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 	err = s.store.CreateGame(ctx, info)
 	s.metrics.committed(opCreate, t0)
 	if err != nil {
-		s.log.Error("creating game", "game", info.ID, "err", err)
-		return nil, Errorf(EUNAVAILABLE, "the game could not be saved, so it was not created; try again")
+		s.storeFailed(opCreate, "creating game", info.ID, err)
+		return nil, unavailable(storeRetryAfter, "the game could not be saved, so it was not created; try again")
 	}
+	s.health.wrote(nil)
 	l := newLive(s, &replayed{info: cloneGame(info), table: table, creator: creator, game: rules.NewGame(pr, seed)})
 	s.startNew(l)
 	s.metrics.gamesTotal.Inc()

@@ -38,6 +38,24 @@ const (
 // is not the one the seed was sealed with, or the seed was damaged.
 var ErrSeedKey = errors.New("store: the seed key does not open the seed")
 
+// ErrSeedDamaged says a sealed seed carries the id of the key given but
+// does not open with it: its bytes were damaged or changed, or it is
+// another game's. Such an error is an ErrSeedKey too. It concerns its game
+// alone, where ErrSeedKey of another key concerns every game.
+var ErrSeedDamaged = errors.New("store: the sealed seed was damaged")
+
+// seedDamaged is the error of a damaged seed: ErrSeedDamaged and
+// ErrSeedKey, naming the game and the key.
+type seedDamaged struct {
+	id, keyID string
+}
+
+func (e *seedDamaged) Error() string {
+	return fmt.Sprintf("store: game %s: its sealed seed does not open with key %s: it was damaged or changed in the database", e.id, e.keyID)
+}
+
+func (e *seedDamaged) Is(target error) bool { return target == ErrSeedDamaged || target == ErrSeedKey }
+
 // SeedKey seals seeds at rest and opens them again.
 type SeedKey struct {
 	aead cipher.AEAD
@@ -109,7 +127,7 @@ func (k *SeedKey) Open(id string, stored []byte) ([]byte, error) {
 	nonce := stored[1+keyIDLen : 1+keyIDLen+12]
 	seed, err := k.aead.Open(nil, nonce, stored[1+keyIDLen+12:], additional(id))
 	if err != nil {
-		return nil, fmt.Errorf("%w: game %s: its sealed seed does not open with key %s: it was damaged or changed in the database", ErrSeedKey, id, k.ID())
+		return nil, &seedDamaged{id: id, keyID: k.ID()}
 	}
 	return seed, nil
 }
@@ -117,7 +135,9 @@ func (k *SeedKey) Open(id string, stored []byte) ([]byte, error) {
 // Sealed returns st with its seeds sealed by key: CreateGame stores the
 // seed sealed; Game and Games return it opened (a plain seed, as older
 // stores kept them, as it is: SealSeeds seals those). Every other method is
-// st's own.
+// st's own. Games lists a game whose seed is damaged (ErrSeedDamaged) with
+// its seed as stored, still sealed, so that one damaged row does not hide
+// the others; Game of that game says what is wrong.
 func Sealed(st Store, key *SeedKey) Store { return &sealed{Store: st, key: key} }
 
 // sealed is a Store whose seeds are sealed.
@@ -159,7 +179,7 @@ func (s *sealed) Games(ctx context.Context, f Filter) ([]*Game, error) {
 		return nil, err
 	}
 	for _, g := range games {
-		if err := s.open(g); err != nil {
+		if err := s.open(g); err != nil && !errors.Is(err, ErrSeedDamaged) {
 			return nil, err
 		}
 	}
@@ -192,7 +212,8 @@ type Scrubber interface {
 // database from before seeds were sealed is sealed once, at the server's
 // start, and scrubbed (Scrubber) if anything was sealed. It returns how
 // many seeds it sealed; ErrSeedKey, naming a game and both keys' ids, if a
-// seed is sealed with another key.
+// seed is sealed with another key. A damaged seed (ErrSeedDamaged) is left
+// as it is: it concerns its own game, which cannot be read.
 func SealSeeds(ctx context.Context, st Store, key *SeedKey) (int, error) {
 	games, err := st.Games(ctx, Filter{Limit: math.MaxInt32})
 	if err != nil {
@@ -203,7 +224,7 @@ func SealSeeds(ctx context.Context, st Store, key *SeedKey) (int, error) {
 		switch {
 		case len(g.Seed) == 0:
 		case IsSealed(g.Seed):
-			if _, err := key.Open(g.ID, g.Seed); err != nil {
+			if _, err := key.Open(g.ID, g.Seed); err != nil && !errors.Is(err, ErrSeedDamaged) {
 				return n, err
 			}
 		default:

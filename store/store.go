@@ -7,6 +7,10 @@
 // crash; the expected sequence number makes concurrent writers conflict
 // instead of overwriting each other.
 //
+// Besides games and events, a store keeps the server's heartbeat (when the
+// server holding the live games was last alive: LastHeld), and the record
+// text of each finished game, built once when it finished (Records).
+//
 // Seeds at rest are sealed (seal.go): Sealed wraps a Store so that it keeps
 // each game's dice seed encrypted with AES-256-GCM under a key held outside
 // the database, and SealSeeds seals the plain seeds of a database from
@@ -100,6 +104,24 @@ type Store interface {
 	// (another writer replaced it first), ErrNotFound if there is no such
 	// game. Updated does not move: the game did not change.
 	ReplaceSeed(ctx context.Context, id string, old, seed []byte) error
+	// Heartbeat records that the server holding the store's live games is
+	// alive at the given time. A later call with an earlier time leaves the
+	// later one kept.
+	Heartbeat(ctx context.Context, at time.Time) error
+	// LastHeld returns when a server last held game id, as far as the
+	// store knows: for a single server, its last Heartbeat (zero if there
+	// was none); ErrNotFound if there is no such game. The time between it
+	// and a restart is time no server ran the game, which the server does
+	// not charge to a player's clock. (With several servers sharing a
+	// database, it is to be the last renewal of the game's lease.)
+	LastHeld(ctx context.Context, id string) (time.Time, error)
+	// SetRecord keeps the record text of a finished game, built once when
+	// it finished, in place of any kept before; ErrNotFound if there is no
+	// such game, ErrConflict if it is not finished.
+	SetRecord(ctx context.Context, id string, text []byte) error
+	// Records returns the record texts kept for the games named, by id; a
+	// game with none kept, or no such game, is left out.
+	Records(ctx context.Context, ids []string) (map[string][]byte, error)
 	// Close releases the store's resources.
 	Close() error
 }

@@ -12,7 +12,7 @@
 //
 // The pages talk to the game server's API (/api/..., docs/api.md) from the
 // same origin; Handler serves everything else. Mount puts the two together
-// as `chaturaji serve` does (the API, /healthz and /metrics to the server,
+// as `chaturaji serve` does (the API, /healthz, /readyz and /metrics to the server,
 // the rest to the client, all behind the server's limits and metrics):
 //
 //	http.ListenAndServe(addr, web.Mount(srv, web.Options{}))

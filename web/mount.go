@@ -7,7 +7,7 @@ import (
 )
 
 // Mount returns the handler of the whole site as `chaturaji serve` runs it:
-// the game server's API at /api/, /healthz and /metrics, and the web
+// the game server's API at /api/, /healthz, /readyz and /metrics, and the web
 // client, Handler(opts), everywhere else. Every request passes the game
 // server's front door (server.Server.Site), which applies its limits and
 // counts it in its metrics; the client's costly routes, analysis and

@@ -34,6 +34,7 @@ func TestMount(t *testing.T) {
 		{"/api/games", 200, `{"games":[`},
 		{"/api/nothing", 404, `"code":"ENOTFOUND"`},
 		{"/healthz", 200, "ok\n"},
+		{"/readyz", 200, `{"ready":true}`},
 		{"/metrics", 200, "chaturaji_games_live 0\n"},
 		{"/web/presets", 200, `"name":"chaturaji"`},
 		{"/web/rules/chaturaji+nonsense", 404, `"code":"ENOTFOUND"`},
@@ -48,7 +49,7 @@ func TestMount(t *testing.T) {
 		if resp.StatusCode != tc.status || !strings.Contains(string(body), tc.want) {
 			t.Errorf("GET %s: %d %.120q, want %d with %q", tc.path, resp.StatusCode, body, tc.status, tc.want)
 		}
-		if resp.Header.Get("Content-Security-Policy") == "" && !strings.HasPrefix(tc.path, "/api/") && tc.path != "/healthz" && tc.path != "/metrics" {
+		if resp.Header.Get("Content-Security-Policy") == "" && !strings.HasPrefix(tc.path, "/api/") && tc.path != "/healthz" && tc.path != "/readyz" && tc.path != "/metrics" {
 			t.Errorf("GET %s: no Content-Security-Policy", tc.path)
 		}
 	}

@@ -45,8 +45,11 @@ Flags:
 	--limit N        only the N most recently updated games (default: all)
 	--out FILE       where to write (default - , standard output)
 
-It says on standard error how many games it wrote. The server offers the
-same over HTTP: GET /api/records (docs/api.md).
+It says on standard error how many games it wrote. A damaged game, one
+that cannot be rebuilt from the database, is left out and the others are
+written: standard error names each, and so does a comment line at the end
+of the file ("; skipped game ID, damaged: ..."); the exit status is still
+0. The server offers the same over HTTP: GET /api/records (docs/api.md).
 `
 
 func runExport(e *env, args []string) error {
@@ -119,7 +122,7 @@ func runExport(e *env, args []string) error {
 		return err
 	}
 	defer o.Close()
-	n, err := server.ExportRecords(ctx, st, o, x)
+	done, err := server.ExportRecords(ctx, st, o, x)
 	if err != nil {
 		return err
 	}
@@ -130,6 +133,12 @@ func runExport(e *env, args []string) error {
 	if *out != "-" {
 		where = *out
 	}
-	fmt.Fprintf(e.stderr, "exported %d games to %s\n", n, where)
+	for _, sk := range done.Skipped {
+		fmt.Fprintf(e.stderr, "skipped game %s, damaged: %s\n", sk.ID, sk.Error)
+	}
+	fmt.Fprintf(e.stderr, "exported %d games to %s\n", done.Count, where)
+	if n := len(done.Skipped); n > 0 {
+		fmt.Fprintf(e.stderr, "skipped %d damaged games (named at the end of the file, and above)\n", n)
+	}
 	return nil
 }

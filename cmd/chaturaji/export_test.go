@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -105,5 +106,81 @@ func TestExport(t *testing.T) {
 	status, stdout, stderr = runCommand("export", "--db", dsn, "--status", "live")
 	if status != 0 || strings.Count(stdout, "[Game ") != 1 || strings.Contains(stdout, "[Seed ") || !strings.Contains(stderr, "exported 1 games to standard output") {
 		t.Fatalf("export --status live: status %d, stderr %q\n%s", status, stderr, stdout)
+	}
+}
+
+// TestExportDamaged damages two games of a real SQLite file behind the
+// server's back (a finished one with no record kept, and a live one) and
+// exports every game: the others are written, the damaged ones named on
+// standard error and at the end of the file, and export succeeds.
+func TestExportDamaged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	dsn := "sqlite:" + path
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, MinTime: time.Millisecond}, st, nil)
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	var ids []string
+	for _, body := range []string{
+		`{"seats": ["bot:random", "bot:greedy", "bot:random", "bot:random"]}`,
+		`{"seats": ["bot:random", "bot:random", "bot:random", "bot:random"]}`,
+		`{"seats": ["bot:random", "bot:random", "bot:random", "human"]}`,
+		`{"seats": ["human", "bot:random", "bot:random", "bot:random"]}`,
+	} {
+		c := createFor(t, hs.URL, body)
+		waitFor(t, hs.URL, c.ID, func(s *server.State) bool {
+			return s.Status == "finished" || s.Seq >= 2 && strings.Contains(body, "human")
+		})
+		ids = append(ids, c.ID)
+	}
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`DELETE FROM records WHERE game_id = '` + ids[1] + `'`,
+		`UPDATE events SET data = json_set(data, '$.action', 'a1a1') WHERE game_id = '` + ids[1] + `' AND seq = (SELECT max(seq) FROM events WHERE game_id = '` + ids[1] + `' AND kind = 'action')`,
+		`UPDATE events SET data = json_set(data, '$.roll', '9') WHERE game_id = '` + ids[3] + `' AND seq = (SELECT min(seq) FROM events WHERE game_id = '` + ids[3] + `' AND kind = 'roll')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+
+	status, stdout, stderr := runCommand("export", "--db", dsn, "--status", "all")
+	if status != 0 || !strings.Contains(stderr, "exported 2 games to standard output") || !strings.Contains(stderr, "skipped 2 damaged games") {
+		t.Fatalf("export: status %d, stderr %q", status, stderr)
+	}
+	recs, err := record.ParseString(stdout)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d records, %v\n%s", len(recs), err, stdout)
+	}
+	for i, id := range []string{ids[0], ids[2]} {
+		if got, _ := recs[i].Tags.Get("Game"); got != id {
+			t.Errorf("record %d is game %s, want %s", i, got, id)
+		}
+	}
+	for _, c := range []struct{ id, why string }{
+		{ids[1], `invalid action "a1a1"`},
+		{ids[3], "recorded roll 9"},
+	} {
+		if !strings.Contains(stderr, "skipped game "+c.id+", damaged: ") || !strings.Contains(stderr, c.why) {
+			t.Errorf("standard error does not name the damaged game %s (%s):\n%s", c.id, c.why, stderr)
+		}
+		if !strings.Contains(stdout, "\n; skipped game "+c.id+", damaged: ") {
+			t.Errorf("the file does not name the damaged game %s:\n%s", c.id, stdout)
+		}
 	}
 }

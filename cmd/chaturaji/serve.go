@@ -35,8 +35,9 @@ var serveCommand = &command{
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
                        [--bot-time D] [--bot-workers N] [--bot-memory SIZE] [--max-bot-games N]
                        [--max-bot-games-per-client N] [--max-games-per-client N] [--grace D]
-                       [--max-grace D] [--trusted-proxies CIDRS]
-                       [--request-rate N] [--costly-rate N] [--log-level LEVEL] [--log-json]
+                       [--max-grace D] [--idle-limit D] [--trusted-proxies CIDRS]
+                       [--request-rate N] [--costly-rate N] [--retry-max D] [--log-level LEVEL]
+                       [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -58,10 +59,14 @@ PostgreSQL), and makes it at first start; a file given with --key-file must
 exist (chaturaji keygen makes one). The plain seeds of a database from
 before are sealed at start.
 
-On start it resumes every live game of the database where it was. On
-SIGINT or SIGTERM it stops gracefully: it refuses new requests, closes the
+On start it resumes every live game of the database where it was, and
+gives the time it was down back to the open decisions' clocks. On SIGINT or
+SIGTERM it stops gracefully: it refuses new requests, closes the
 WebSockets with status 1001 (clients reconnect and catch up) and closes the
-database; every action it acknowledged is saved already.
+database; every action it acknowledged is saved already. If the database
+fails while it runs, the games wait and try again by themselves, and
+GET /readyz says the server is not ready until the database takes writes
+again (docs/security.md, "Faults").
 
 Flags:
 	--addr HOST:PORT   where to listen (default 127.0.0.1:8080; port 0 picks a free one)
@@ -86,6 +91,8 @@ Flags:
 	--grace D          the default time an absent player's turn waits before a bot
 	                   takes the seat (default 2m)
 	--max-grace D      the longest such time a new game may ask for (default 1h)
+	--idle-limit D     the time a connected player's decision in an untimed game may
+	                   stay open before a bot takes the seat (default 10m)
 	--trusted-proxies CIDRS
 	                   the reverse proxies whose X-Forwarded-For is believed, as
 	                   addresses or CIDR prefixes separated by commas, such as
@@ -94,6 +101,8 @@ Flags:
 	                   100, bursts of 400)
 	--costly-rate N    each client's costly requests a second: new games, analyses,
 	                   exports, verifications (default 1, bursts of 20)
+	--retry-max D      the longest a game waits before it tries the database again
+	                   after a failure (default 10s; the wait doubles from 500ms)
 	--log-level LEVEL  debug, info, warn or error (default info)
 	--log-json         write the logs as JSON (default text), on standard error
 `
@@ -124,6 +133,8 @@ func runServe(e *env, args []string) error {
 	maxGamesPerClient := fs.Int("max-games-per-client", 20, "")
 	grace := fs.Duration("grace", 2*time.Minute, "")
 	maxGrace := fs.Duration("max-grace", time.Hour, "")
+	idleLimit := fs.Duration("idle-limit", 10*time.Minute, "")
+	retryMax := fs.Duration("retry-max", 10*time.Second, "")
 	var proxies []netip.Prefix
 	fs.Func("trusted-proxies", "", func(s string) error {
 		ps, err := server.ParseTrustedProxies(s)
@@ -142,6 +153,9 @@ func runServe(e *env, args []string) error {
 	}
 	if *requestRate <= 0 || *costlyRate <= 0 {
 		return usageError("--request-rate %g, --costly-rate %g: want rates above 0", *requestRate, *costlyRate)
+	}
+	if *idleLimit <= 0 || *retryMax <= 0 {
+		return usageError("--idle-limit %v, --retry-max %v: want durations above 0", *idleLimit, *retryMax)
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -168,8 +182,8 @@ func runServe(e *env, args []string) error {
 		Origins: origins, BotTime: *botTime, Grace: *grace,
 		BotWorkers: *botWorkers, BotMemory: botMemory,
 		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
-		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace,
-		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate,
+		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace, IdleLimit: *idleLimit,
+		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -134,5 +135,43 @@ func TestCloseTwice(t *testing.T) {
 	}
 	if _, err := s.Game(t.Context(), "g1"); err == nil || errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Game after Close: %v, want an error other than ErrNotFound", err)
+	}
+}
+
+// TestMaxPages fills the disk with SetMaxPages: appends that need a page
+// fail as on a full disk, change nothing, and go through once the cap is
+// lifted.
+func TestMaxPages(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"))
+	defer s.Close()
+	ctx := t.Context()
+	if err := s.CreateGame(ctx, &store.Game{ID: "g1", Rules: "chaturaji", SeedHash: "h", Start: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	pages, err := sqlite.Pragma(ctx, s, "page_count", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.SetMaxPages(ctx, 1); err != nil || strconv.FormatInt(got, 10) != pages {
+		t.Fatalf("SetMaxPages(1) = %d, %v; want the pages in use, %s", got, err, pages)
+	}
+	big := []store.Event{{Seq: 1, Kind: "roll", Data: []byte(`"` + strings.Repeat("x", 20000) + `"`)}}
+	err = s.AppendEvents(ctx, "g1", 0, big)
+	if err == nil || !strings.Contains(err.Error(), "database or disk is full") {
+		t.Fatalf("AppendEvents past the cap: %v, want the database full", err)
+	}
+	if g, err := s.Game(ctx, "g1"); err != nil || g.LastEvent != 0 {
+		t.Fatalf("after the refused append: %+v, %v", g, err)
+	}
+	for _, n := range []int64{-1, sqlite.MaxPages + 1} {
+		if _, err := s.SetMaxPages(ctx, n); err == nil {
+			t.Errorf("SetMaxPages(%d) accepted", n)
+		}
+	}
+	if got, err := s.SetMaxPages(ctx, 0); err != nil || got != sqlite.MaxPages {
+		t.Fatalf("SetMaxPages(0) = %d, %v; want %d", got, err, int64(sqlite.MaxPages))
+	}
+	if err := s.AppendEvents(ctx, "g1", 0, big); err != nil {
+		t.Fatalf("AppendEvents once the cap is lifted: %v", err)
 	}
 }

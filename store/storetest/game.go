@@ -115,6 +115,8 @@ var gameTests = []test{
 			"UpdateSeat":           func() error { return s.UpdateSeat(ctx, "nope", 0, store.Seat{Player: "bot:1"}) },
 			"Finish":               func() error { return s.Finish(ctx, "nope", "1-0-0-0") },
 			"ReplaceSeed":          func() error { return s.ReplaceSeed(ctx, "nope", nil, hash("x")) },
+			"LastHeld":             func() error { _, err := s.LastHeld(ctx, "nope"); return err },
+			"SetRecord":            func() error { return s.SetRecord(ctx, "nope", []byte("[Game \"nope\"]\n")) },
 		}
 		for name, call := range calls {
 			if err := call(); !errors.Is(err, store.ErrNotFound) {

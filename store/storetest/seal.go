@@ -82,15 +82,32 @@ func RunSealed(t *testing.T, open func(t *testing.T) store.Store, raw func(t *te
 	if err := st.ReplaceSeed(ctx, "live", kept, damaged); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Sealed(st, key).Game(ctx, "live"); !errors.Is(err, store.ErrSeedKey) || !strings.Contains(err.Error(), "damaged") {
-		t.Errorf("Game of a damaged seed: %v, want ErrSeedKey", err)
+	if _, err := store.Sealed(st, key).Game(ctx, "live"); !errors.Is(err, store.ErrSeedKey) || !errors.Is(err, store.ErrSeedDamaged) || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("Game of a damaged seed: %v, want ErrSeedKey and ErrSeedDamaged", err)
+	}
+	// The damaged seed is its game's alone: the others list with their
+	// seeds, it with its seed as stored, and SealSeeds passes it by.
+	games, err := store.Sealed(st, key).Games(ctx, store.Filter{Limit: 100})
+	if err != nil || len(games) != 2+len(olds) {
+		t.Fatalf("Games with a damaged seed: %d games, %v; want %d", len(games), err, 2+len(olds))
+	}
+	for _, g := range games {
+		switch {
+		case g.ID == "live" && !bytes.Equal(g.Seed, damaged):
+			t.Errorf("the damaged seed is listed as %x, want it as stored, %x", g.Seed, damaged)
+		case g.ID != "live" && store.IsSealed(g.Seed):
+			t.Errorf("game %s is listed with its seed sealed", g.ID)
+		}
+	}
+	if n, err := store.SealSeeds(ctx, st, key); n != 0 || err != nil {
+		t.Errorf("SealSeeds with a damaged seed: %d sealed, %v; want none and no error", n, err)
 	}
 	// A sealed seed moved to another game does not open there.
 	if err := st.ReplaceSeed(ctx, "old", mustGame(t, st, "old").Seed, kept); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Sealed(st, key).Game(ctx, "old"); !errors.Is(err, store.ErrSeedKey) {
-		t.Errorf("Game of another game's sealed seed: %v, want ErrSeedKey", err)
+	if _, err := store.Sealed(st, key).Game(ctx, "old"); !errors.Is(err, store.ErrSeedKey) || !errors.Is(err, store.ErrSeedDamaged) {
+		t.Errorf("Game of another game's sealed seed: %v, want ErrSeedKey and ErrSeedDamaged", err)
 	}
 }
 

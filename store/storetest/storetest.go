@@ -19,6 +19,11 @@
 //     one, UpdateSeat also for an unknown seat.
 //   - ReplaceSeed replaces only the seed it names (else ErrConflict) and
 //     does not move Updated.
+//   - LastHeld of any game is the latest time Heartbeat was given, zero
+//     before the first; a heartbeat never moves it back.
+//   - SetRecord keeps a finished game's record byte for byte (a live
+//     game's is ErrConflict); Records returns those kept, by id, and
+//     leaves out the games with none.
 //
 // RunReopen tests a database closed and opened again, and RunSealed that
 // store.Sealed leaves no seed in plain form in the database's bytes.
@@ -45,6 +50,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	tests = append(tests, eventTests...)
 	tests = append(tests, raceTests...)
 	tests = append(tests, listTests...)
+	tests = append(tests, heldTests...)
+	tests = append(tests, recordTests...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -1,7 +1,9 @@
 // Package pgtest gives tests a PostgreSQL database of their own: a fresh
 // schema on the test server that CHATURAJI_TEST_POSTGRES names (`make
-// test` starts one and sets it), dropped when the test ends. Tests that
-// use it fail without a server: they never skip.
+// test` starts one and sets it), dropped when the test ends; or, for a test
+// that stops its database (an outage), a whole server of its own
+// (NewCluster). Tests that use it fail without PostgreSQL: they never
+// skip.
 package pgtest
 
 import (

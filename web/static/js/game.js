@@ -6,7 +6,7 @@ import { h, byId, replace, toast, copyText } from './dom.js';
 import { Board } from './board.js';
 import { Dice } from './dice.js';
 import { Seats } from './seats.js';
-import { MoveList, addTakeover } from './movelist.js';
+import { MoveList, addTakeover, takeoverWhy } from './movelist.js';
 import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
 import { Connection } from './connection.js';
@@ -214,9 +214,12 @@ class GamePage {
         const s = this.seats.find((x) => x.seat === e.seat);
         if (s && e.player) s.player = e.player;
         addTakeover(this.turns, e, this.letter[e.seat || ''] || '', !!this.preset.dice, e.seq || 0);
-        if (live) toast(`A bot (${e.player}) takes ${e.seat}'s seat: ${e.reason === 'timeout' ? 'out of time' : 'the player left'}.`);
+        if (live) toast(`A bot (${e.player}) takes ${e.seat}'s seat: ${takeoverWhy(e.reason)}.`);
         break;
       }
+      case 'clock': // the server could not run the game for a while: the decider gets the time back
+        if (live) toast(`The game was held up; ${e.seat} gets the time back.`);
+        break;
       case 'end':
         this.end = e;
         if (live) this.keys.say(`Game over: ${e.end || 'the game has ended'}.`);

@@ -81,9 +81,20 @@ export class MoveList {
  * @param {number} step the note's step
  */
 export function addTakeover(turns, e, letter, dice, step) {
-  const why = e.reason === 'timeout' ? 'out of time' : 'the player left';
+  const why = takeoverWhy(e.reason);
   const note = { seat: '', roll: '', actions: [], step, note: `${e.seat}: ${e.player} takes over (${why})` };
   const last = turns[turns.length - 1];
   if (dice && last && !last.note && last.seat === letter) turns.splice(turns.length - 1, 0, note);
   else turns.push(note);
+}
+
+/**
+ * takeoverWhy says why a bot took a seat, from a seat event's reason.
+ * @param {string|undefined} reason "timeout", "idle" or "abandoned"
+ * @returns {string}
+ */
+export function takeoverWhy(reason) {
+  if (reason === 'timeout') return 'out of time';
+  if (reason === 'idle') return 'the player did not act';
+  return 'the player left';
 }

@@ -1,0 +1,46 @@
+package server_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chaturaji/chaturaji/server"
+)
+
+// TestIdleLimit connects a seat holder to an untimed game and never acts:
+// after the server's idle limit the seat goes to the table's takeover bot,
+// as an abandoned seat does, and the game goes on.
+func TestIdleLimit(t *testing.T) {
+	cfg := testConfig()
+	cfg.IdleLimit = 300 * time.Millisecond
+	ts := newTestServer(t, cfg, nil)
+	g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "takeover": "random"}`)
+	south := ts.dial(g.ID, g.Seats[0].Token, 0)
+	e := south.until(func(e server.Event) bool { return e.Kind == server.KindSeat })
+	if e.Seat != "South" || e.Reason != server.ReasonIdle || e.Player != "bot:random" {
+		t.Fatalf("seat event %+v, want South to bot:random, idle", e)
+	}
+	// Events are stamped to the millisecond.
+	opened := south.events[len(south.events)-2]
+	if idle := e.At.Sub(opened.At); opened.ToAct != "South" || idle < cfg.IdleLimit-time.Millisecond {
+		t.Fatalf("the seat was taken %v after event %d opened %s's decision; the idle limit is %v", idle, opened.Seq, opened.ToAct, cfg.IdleLimit)
+	}
+	south.until(func(e server.Event) bool {
+		return e.Kind == server.KindAction && e.Seat == "South" && e.By == server.ByBot
+	})
+	if st := ts.state(g.ID); st.Seats[0].Player != "bot:random" {
+		t.Fatalf("South is played by %s", st.Seats[0].Player)
+	}
+	if _, ok := ts.record(g.ID).Tags.Get("Takeover"); !ok {
+		t.Errorf("the record has no Takeover tag:\n%s", ts.record(g.ID))
+	}
+
+	// A timed table goes by its turn time: a connected holder who does
+	// not act runs out of time, and the idle limit takes no seat.
+	timed := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "turn_ms": 2000, "on_timeout": "pass"}`)
+	holder := ts.dial(timed.ID, timed.Seats[0].Token, 0)
+	e = holder.until(func(e server.Event) bool { return e.Kind == server.KindSeat || e.By == server.ByTimeout })
+	if e.Kind != server.KindAction || e.Seat != "South" {
+		t.Fatalf("event %+v, want South out of time", e)
+	}
+}
