@@ -144,8 +144,12 @@ func TestHumansFirst(t *testing.T) {
 	}
 	mean := float64(bots) / float64(len(b0))
 	t.Logf("in the window: %d events of the human's game, %.1f of a game of bots alone on average", h1-h0, mean)
-	if float64(h1-h0) < 3*mean {
-		t.Errorf("the human's game went %d events while a game of bots alone went %.1f: want 3 times as many at least", h1-h0, mean)
+	// Between the human's turns the worker is free for the others, so how
+	// far they get depends on how quickly the human answers: measured
+	// 3.3 to 8.5 times here, and 1.2 times before games with a human went
+	// first. Twice is far from both.
+	if float64(h1-h0) < 2*mean {
+		t.Errorf("the human's game went %d events while a game of bots alone went %.1f: want twice as many at least", h1-h0, mean)
 	}
 	_ = srv
 }
