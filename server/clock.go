@@ -13,6 +13,7 @@ const (
 	ReasonAbandoned = "abandoned" // its holder was away for the table's grace
 	ReasonTimeout   = "timeout"   // its holder ran out of time, at a table whose policy is TimeoutBot
 	ReasonIdle      = "idle"      // its holder, connected, did not act for the server's idle limit (untimed tables)
+	ReasonExpired   = "expired"   // no human seat's holder was connected or acted for the server's expiry: bots took every human seat
 )
 
 // setTimer arms the loop's one timer for the next moment something is due:
@@ -49,10 +50,32 @@ func (l *live) nextWake() time.Time {
 		if g := l.graceEnd(i); next.IsZero() || g.Before(next) {
 			next = g
 		}
+		if !l.humansOnline() {
+			if x := l.expiryEnd(); x.Before(next) {
+				next = x
+			}
+		}
 	} else if next.IsZero() {
 		next = l.idleEnd()
 	}
 	return next
+}
+
+// humansOnline reports whether any human seat's holder is connected.
+func (l *live) humansOnline() bool {
+	for i, n := range l.online {
+		if n > 0 && l.info.Seats[i].Player == Human {
+			return true
+		}
+	}
+	return false
+}
+
+// expiryEnd returns when a game none of whose human seats' holders is
+// connected expires: the server's expiry after a holder was last
+// connected or acted (or the game was loaded).
+func (l *live) expiryEnd() time.Time {
+	return l.active.Add(l.srv.cfg.Expiry)
 }
 
 // idleEnd returns when a connected decider of an untimed table has been
@@ -93,6 +116,8 @@ func (l *live) wake() {
 		return
 	}
 	switch {
+	case l.online[i] == 0 && !l.humansOnline() && !now.Before(l.expiryEnd()):
+		l.expire(now)
 	case !l.deadline.IsZero() && !now.Before(l.deadline):
 		l.timeout(seat, i, now)
 	case l.online[i] == 0 && !now.Before(l.graceEnd(i)):
@@ -122,6 +147,16 @@ func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
 	}
 	if l.play(seat, a, ByTimeout) == nil { // on failure the game reloads and tries again later
 		l.srv.log.Info("out of time", "game", l.id, "seat", seat.String(), "policy", l.table.OnTimeout)
+	}
+}
+
+// expire gives every human seat to the takeover bot: nobody has been at
+// the table for the server's expiry.
+func (l *live) expire(now time.Time) {
+	for i, s := range l.info.Seats {
+		if s.Player == Human {
+			l.takeOver(i, ReasonExpired, now)
+		}
 	}
 }
 

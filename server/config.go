@@ -106,6 +106,12 @@ type Config struct {
 	// open in an untimed game before a bot takes the seat, as it takes an
 	// absent player's (default 10m). Timed games go by their turn time.
 	IdleLimit time.Duration
+	// Expiry is how long a game may wait with none of its human seats'
+	// holders connected and none acting before bots take every human seat
+	// at once (default 30m), so that a table nobody comes back to ends,
+	// and frees its creator's quota, within that time rather than one
+	// absent seat's grace at a time. A restart starts the wait again.
+	Expiry time.Duration
 
 	// RetryMin and RetryMax bound the wait of a game whose store failed
 	// before it tries again by itself (default 500ms and 10s): the wait
@@ -151,6 +157,7 @@ func (c Config) withDefaults() Config {
 	def(&c.PingInterval, 20*time.Second)
 	def(&c.WriteTimeout, 10*time.Second)
 	def(&c.IdleLimit, 10*time.Minute)
+	def(&c.Expiry, 30*time.Minute)
 	def(&c.RetryMin, 500*time.Millisecond)
 	def(&c.RetryMax, 10*time.Second)
 	def(&c.Heartbeat, time.Second)

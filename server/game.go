@@ -47,6 +47,7 @@ type live struct {
 	updated   time.Time // when the last event happened
 	deadline  time.Time // when the decider runs out of time; zero if untimed
 	turnStart time.Time // when the current decision opened (or the loop started)
+	active    time.Time // when a human seat's holder was last connected or acted (or the loop started)
 	retryAt   time.Time // when to try again after the store failed; zero if not waiting (recover.go)
 	failures  int       // the store's failures in a row
 	stale     bool      // a reload failed: what the loop holds may be ahead of the store
@@ -163,7 +164,7 @@ func (l *live) call(ctx context.Context, f func()) error {
 // and the end; then the clocks and the bots.
 func (l *live) resume() {
 	now := stamp()
-	l.turnStart = now
+	l.turnStart, l.active = now, now
 	l.retryAt = time.Time{}
 	var evs []*Event
 	if l.seq == 0 {
@@ -307,6 +308,7 @@ func (l *live) act(i int, text string, seq int64) error {
 	if !p.IsLegal(a) {
 		return Errorf(EINVALID, "illegal action %s: the legal actions are %s", text, legalList(p))
 	}
+	l.active = time.Now()
 	return l.play(seat, a, ByPlayer)
 }
 

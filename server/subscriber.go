@@ -28,6 +28,7 @@ func (l *live) subscribe(i int) (*subscriber, int64) {
 	l.subs[s] = struct{}{}
 	if i >= 0 {
 		l.online[i]++
+		l.active = time.Now()
 		l.snapshot()
 		l.setTimer(time.Now())
 	}
@@ -58,6 +59,7 @@ func (l *live) left(s *subscriber) {
 	}
 	now := time.Now()
 	l.online[s.seat]--
+	l.active = now
 	if l.online[s.seat] == 0 {
 		l.idleSince[s.seat] = now
 	}
