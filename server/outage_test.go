@@ -226,7 +226,8 @@ func TestFullDisk(t *testing.T) {
 	}
 	for _, id := range ids {
 		was := ts.state(id).Seq
-		ts.waitState(id, 30*time.Second, func(s *server.State) bool { return s.Seq > was+2 })
+		// A game's random moves, its players out of time, may end it.
+		ts.waitState(id, 30*time.Second, func(s *server.State) bool { return s.Seq > was+2 || s.Status == "finished" })
 	}
 	ts.waitReady(true)
 	for _, id := range ids {
