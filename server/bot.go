@@ -104,8 +104,10 @@ func (l *live) think() {
 	go l.srv.runBot(ctx, l, b, l.game.Position(), seat, l.seq, tier)
 }
 
-// cancelBot stops the bot thinking, if any.
+// cancelBot stops the bot thinking, or waiting to play its action, if
+// any.
 func (l *live) cancelBot() {
+	l.stopBotTimer()
 	if l.stopBot != nil {
 		l.stopBot()
 		l.stopBot = nil
@@ -146,13 +148,35 @@ func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position,
 		}
 		a = acts[rand.IntN(len(acts))]
 	}
-	l.post(ctx, func() {
-		if l.thinking != seq || l.seq != seq {
-			return // the game moved on
-		}
-		l.cancelBot()
-		if err := l.play(seat, a, ByBot); err == nil {
-			s.metrics.botMoves.Inc()
-		}
-	})
+	l.post(ctx, func() { l.botChose(ctx, seq, seat, a) })
+}
+
+// botChose plays the action a bot chose at event seq, once the table's bot
+// delay has passed since the decision opened (the event before it), so
+// that bots play at a pace people can follow; until then the loop's bot
+// timer waits, and the loop goes on with other work. The bot's thinking
+// counts toward the delay.
+func (l *live) botChose(ctx context.Context, seq int64, seat rules.Seat, a rules.Action) {
+	if l.thinking != seq || l.seq != seq {
+		return // the game moved on
+	}
+	if wait := time.Until(l.updated.Add(l.table.botDelay())); wait > 0 {
+		l.stopBotTimer()
+		l.botTimer = time.AfterFunc(wait, func() {
+			l.post(ctx, func() { l.botChose(ctx, seq, seat, a) })
+		})
+		return
+	}
+	l.cancelBot()
+	if err := l.play(seat, a, ByBot); err == nil {
+		l.srv.metrics.botMoves.Inc()
+	}
+}
+
+// stopBotTimer stops the wait of a bot's chosen action, if any.
+func (l *live) stopBotTimer() {
+	if l.botTimer != nil {
+		l.botTimer.Stop()
+		l.botTimer = nil
+	}
 }

@@ -58,6 +58,7 @@ type live struct {
 	bots      []*bot             // each seat's bot, made when first needed
 	thinking  int64              // the event number a bot is thinking at; -1 if none
 	stopBot   context.CancelFunc // cancels the bot thinking
+	botTimer  *time.Timer        // plays a bot's chosen action when the table's bot delay is over
 	over      bool               // the end event is saved and the game marked finished
 	takeovers []takeover         // the seats bots took, for the record
 }

@@ -16,7 +16,7 @@
  *   roll_off: the first roll, with no seat, says which team starts
  * @typedef {{seat: string, player: string, name?: string, online?: boolean}} SeatInfo
  * @typedef {{spec: string, label: string, about: string}} PlayerChoice
- * @typedef {{turn_ms: number, on_timeout: string, abandon_ms: number, takeover: string, auto_pass: boolean}} Table
+ * @typedef {{turn_ms: number, on_timeout: string, abandon_ms: number, takeover: string, auto_pass: boolean, bot_delay_ms?: number}} Table
  * @typedef {{seq?: number, kind: string, at?: string, seat?: string, roll?: string, action?: string,
  *   by?: string, player?: string, reason?: string, rules?: string, seed_hash?: string,
  *   seats?: SeatInfo[], table?: Table, position?: string, to_act?: string, dice?: string,

@@ -552,7 +552,7 @@ class GamePage {
         rules: this.preset.name,
         seats: this.startSeats.map((s) => s.player),
         names: this.startSeats.map((s) => s.name || ''),
-        turn_ms: t.turn_ms, on_timeout: t.on_timeout, takeover: t.takeover, auto_pass: t.auto_pass,
+        turn_ms: t.turn_ms, on_timeout: t.on_timeout, takeover: t.takeover, auto_pass: t.auto_pass, bot_delay_ms: t.bot_delay_ms,
       });
       location.href = `/game/${encodeURIComponent(c.id)}`;
     } catch (e) {
