@@ -22,7 +22,15 @@
  *   seats?: SeatInfo[], table?: Table, position?: string, to_act?: string, dice?: string,
  *   scores?: number[], actions?: string[], deadline?: string, status?: string, ranks?: number[],
  *   result?: string, end?: string, seed?: string, game?: string, last?: number,
- *   error?: {code: string, message: string}, echo?: string}} GameEvent
+ *   error?: {code: string, message: string}, echo?: string,
+ *   captures?: Capture[], removed?: Capture[], gains?: Gain[], frozen?: string[], revived?: string[],
+ *   out?: string[]}} GameEvent
+ *   reason: why a bot took a seat, or why the server played an action itself ("no-move", "timeout");
+ *   captures ... out: what an action did (docs/api.md, "What an action did")
+ * @typedef {{seat: string, piece: string, square: string, points: number}} Capture
+ *   a piece an action took: its owner, its letter, its square, the points it scored
+ * @typedef {{seat: string, points: number, cause: string}} Gain
+ *   a change of a seat's score: cause "capture", "throne", "throne-king", "stakes", "raise" or "empire"
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seed_hash: string,
  *   table: Table, seq: number, created: string, updated: string, position: string,
  *   to_act?: string, dice: string, scores: number[], actions: string[], deadline?: string,
