@@ -223,6 +223,9 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 		}
 		acts := p.Actions(buf[:])
 		if l.table.AutoPass && len(acts) == 1 && acts[0] == rules.PassAction {
+			if l.botPaced(p.Decider()) {
+				break // a bot's forced pass waits the bot delay, as its moves do (think)
+			}
 			fx := p.Effect(rules.PassAction) // a pass may revive an army, or end the game
 			if err := l.game.Play(rules.PassAction); err != nil {
 				l.srv.log.Error("forced pass", "game", l.id, "err", err)
@@ -326,8 +329,11 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 	fx := before.Effect(a) // legal, Play says
 	now := stamp()
 	e := &Event{Kind: KindAction, At: now, Seat: seat.String(), Action: a.Format(l.pr), By: by}
-	if by == ByTimeout {
+	switch by {
+	case ByTimeout:
 		e.Reason = ReasonTimeout
+	case ByAuto:
+		e.Reason = ReasonNoMove
 	}
 	e.effect(l.pr, fx)
 	l.describe(e, now)

@@ -61,10 +61,10 @@ func TestBotDelaySetting(t *testing.T) {
 }
 
 // TestBotDelayPaces watches a game of bots alone whose table asks for a
-// bot delay: every bot action comes at least the delay after the event that
-// opened its decision (the events' times say so), the rolls and forced
-// passes that follow an action come with it, and after a restart the table
-// keeps its delay and the bots keep to it.
+// bot delay: every bot action, and every forced pass of a bot's seat, comes
+// at least the delay after the event that opened its decision (the events'
+// times say so), the rolls that follow an action come with it, and after a
+// restart the table keeps its delay and the bots keep to it.
 func TestBotDelayPaces(t *testing.T) {
 	const delay = 120 * time.Millisecond
 	path := t.TempDir() + "/games.db"
@@ -79,18 +79,18 @@ func TestBotDelayPaces(t *testing.T) {
 			if e.Kind == server.KindEnd {
 				break
 			}
-			if e.Kind == server.KindAction && e.By == server.ByBot {
+			if e.Kind == server.KindAction {
 				seen++
 			}
 		}
 		for i, e := range c.events[1:] {
 			prev := c.events[i]
 			switch {
-			case e.Kind == server.KindAction && e.By == server.ByBot:
+			case e.Kind == server.KindAction:
 				if gap := e.At.Sub(prev.At); gap < delay {
-					t.Errorf("event %d, %s's %s, came %v after event %d, which opened its decision: want %v or more", e.Seq, e.Seat, e.Action, gap, prev.Seq, delay)
+					t.Errorf("event %d, %s's %s by %s, came %v after event %d, which opened its decision: want %v or more", e.Seq, e.Seat, e.Action, e.By, gap, prev.Seq, delay)
 				}
-			case e.Kind == server.KindRoll || e.By == server.ByAuto:
+			case e.Kind == server.KindRoll:
 				if !e.At.Equal(prev.At) {
 					t.Errorf("event %d (%s %s) came %v after event %d: want it with the action before it", e.Seq, e.Kind, e.Roll+e.Action, e.At.Sub(prev.At), prev.Seq)
 				}
