@@ -118,6 +118,7 @@ func awaitTurn(t *testing.T, p *webtest.Page) bool {
 func TestPlayAgainstBots(t *testing.T) {
 	site := newSite(t)
 	p := newPage(t, 1280, 900, false)
+	must(t, p.Motion(true)) // the dice tumble
 	playNow := func() {
 		t.Helper()
 		must(t, p.Go(site.URL+"/"))
