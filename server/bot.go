@@ -99,8 +99,12 @@ func (l *live) think() {
 	l.thinking, l.stopBot = l.seq, cancel
 	if p := l.game.Position(); l.table.AutoPass && onlyPass(p) {
 		// A forced pass the bot delay holds back (advance): nothing to
-		// think about, but people watching see the bot's turn go by.
-		l.botChose(ctx, l.seq, seat, rules.PassAction, ByAuto)
+		// think about, but people watching see the bot's turn go by. It is
+		// handed to the loop as a bot's choice is, never played here:
+		// think runs while the events that opened the decision are being
+		// committed, before they are published.
+		seq := l.seq
+		go l.post(ctx, func() { l.botChose(ctx, seq, seat, rules.PassAction, ByAuto) })
 		return
 	}
 	tier := tierHuman

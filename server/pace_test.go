@@ -2,7 +2,12 @@ package server_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -131,4 +136,78 @@ func TestBotDelayFreesTheLoop(t *testing.T) {
 	if st := ts.state(g.ID); st.Seq != before.Seq || st.ToAct == "" {
 		t.Fatalf("the bot played before its hour: seq %d, was %d; %q to act", st.Seq, before.Seq, st.ToAct)
 	}
+}
+
+// TestBotTimeOfAGame plays games of one scripted human, who answers at
+// once, against three level-3 bots, and accounts for the wall time of the
+// bots' turns: each of them (a bot's action, or its seat's forced pass)
+// comes the table's bot delay or more after its decision opened, so the
+// bots' part of a game is at least their turns times the delay. It plays
+// one game with a short delay, to stay fast; with CHATURAJI_PACE_GAMES=N
+// it plays N games at once at the server's default delay and bot time, in
+// real time (a minute or more each), and reports what they took: the
+// figures of docs/performance.md, "The pace of a game against bots".
+func TestBotTimeOfAGame(t *testing.T) {
+	cfg := testConfig()
+	cfg.BotDelay = 5 * time.Millisecond
+	games := 1
+	if n, _ := strconv.Atoi(os.Getenv("CHATURAJI_PACE_GAMES")); n > 0 {
+		cfg.BotDelay, cfg.BotTime, games = 0, 0, n // the defaults: 800ms, 300ms
+	}
+	delay := 800 * time.Millisecond
+	if cfg.BotDelay > 0 {
+		delay = cfg.BotDelay
+	}
+	ts := newTestServer(t, cfg, nil)
+	type result struct {
+		turns       int           // the bots' paced turns
+		bots, whole time.Duration // their wall time, and the game's
+	}
+	results := make(chan result, games)
+	errs := make(chan error, games)
+	for i := range games {
+		g := ts.create(`{"seats": ["human", "bot:3", "bot:3", "bot:3"]}`)
+		if g.Table.BotDelayMS != delay.Milliseconds() {
+			t.Fatalf("the game's bot delay is %dms, want the server's %v", g.Table.BotDelayMS, delay)
+		}
+		c := ts.dial(g.ID, g.Seats[0].Token, 0)
+		go func() {
+			if err := c.playUntilOver(rand.New(rand.NewPCG(uint64(i), 11))); err != nil {
+				errs <- err
+				return
+			}
+			var r result
+			for j := 1; j < len(c.events); j++ {
+				e, prev := c.events[j], c.events[j-1]
+				if e.Kind != server.KindAction || e.Seat == "South" {
+					continue
+				}
+				gap := e.At.Sub(prev.At)
+				if gap < delay {
+					errs <- fmt.Errorf("event %d, %s's %s by %s, came %v after the decision opened: want %v or more", e.Seq, e.Seat, e.Action, e.By, gap, delay)
+					return
+				}
+				r.turns++
+				r.bots += gap
+			}
+			r.whole = c.events[len(c.events)-1].At.Sub(c.events[0].At)
+			results <- r
+		}()
+	}
+	var bots []time.Duration
+	for range games {
+		select {
+		case err := <-errs:
+			t.Fatal(err)
+		case r := <-results:
+			if r.bots < time.Duration(r.turns)*delay {
+				t.Fatalf("%d bot turns took %v, under %d times the delay of %v", r.turns, r.bots, r.turns, delay)
+			}
+			bots = append(bots, r.bots)
+			t.Logf("%d bot turns took %.1fs of the game's %.1fs (%.2fs a turn; at the default 800ms, at least %.1fs)",
+				r.turns, r.bots.Seconds(), r.whole.Seconds(), r.bots.Seconds()/float64(r.turns), 0.8*float64(r.turns))
+		}
+	}
+	slices.Sort(bots)
+	t.Logf("bots' wall time of %d games: shortest %.1fs, median %.1fs, longest %.1fs", games, bots[0].Seconds(), bots[len(bots)/2].Seconds(), bots[len(bots)-1].Seconds())
 }
