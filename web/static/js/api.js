@@ -155,7 +155,7 @@ export async function games(status, limit) {
  * createGame starts a game and keeps the tokens of its human seats in this
  * browser.
  * @param {{rules: string, seats: string[], names?: string[], turn_ms?: number,
- *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean}} ng
+ *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean, bot_delay_ms?: number}} ng
  * @returns {Promise<Created>}
  */
 export async function createGame(ng) {
