@@ -61,8 +61,12 @@ export class Pacer {
     /** an event is holding the stage */
     this.busy = false;
     this.timer = 0;
+    this.frame = 0;
     /** the number of the last event shown */
     this.shown = 0;
+    // A hidden tab draws no frames and nobody watches it: what waits is
+    // shown at once (the title and the sounds keep up).
+    document.addEventListener('visibilitychange', () => { if (document.hidden) this.flush(); });
   }
 
   /**
@@ -92,10 +96,27 @@ export class Pacer {
       this.show(item.e, item.live);
       const wait = this.wait(item.e, item.live);
       if (wait > 0) {
+        // The hold starts once the event is drawn: the page draws at the
+        // next frame (its callback comes before this one), which a busy
+        // machine may put off past the hold; the next event must not be
+        // drawn in its place.
         this.busy = true;
-        this.timer = window.setTimeout(() => { this.busy = false; this.pump(); }, wait);
+        this.frame = requestAnimationFrame(() => {
+          this.frame = 0;
+          this.timer = window.setTimeout(() => { this.busy = false; this.pump(); }, wait);
+        });
       }
     }
+  }
+
+  /** flush ends the hold of the event shown, and shows what waits. */
+  flush() {
+    if (!this.busy) return;
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.timer);
+    this.frame = 0;
+    this.busy = false;
+    this.pump();
   }
 
   /**
