@@ -97,6 +97,16 @@ func (l *live) think() {
 	}
 	ctx, cancel := context.WithCancel(l.srv.ctx)
 	l.thinking, l.stopBot = l.seq, cancel
+	if p := l.game.Position(); l.table.AutoPass && onlyPass(p) {
+		// A forced pass the bot delay holds back (advance): nothing to
+		// think about, but people watching see the bot's turn go by. It is
+		// handed to the loop as a bot's choice is, never played here:
+		// think runs while the events that opened the decision are being
+		// committed, before they are published.
+		seq := l.seq
+		go l.post(ctx, func() { l.botChose(ctx, seq, seat, rules.PassAction, ByAuto) })
+		return
+	}
 	tier := tierHuman
 	if l.botsAlone.Load() {
 		tier = tierBots
@@ -104,8 +114,10 @@ func (l *live) think() {
 	go l.srv.runBot(ctx, l, b, l.game.Position(), seat, l.seq, tier)
 }
 
-// cancelBot stops the bot thinking, if any.
+// cancelBot stops the bot thinking, or waiting to play its action, if
+// any.
 func (l *live) cancelBot() {
+	l.stopBotTimer()
 	if l.stopBot != nil {
 		l.stopBot()
 		l.stopBot = nil
@@ -146,13 +158,50 @@ func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position,
 		}
 		a = acts[rand.IntN(len(acts))]
 	}
-	l.post(ctx, func() {
-		if l.thinking != seq || l.seq != seq {
-			return // the game moved on
-		}
-		l.cancelBot()
-		if err := l.play(seat, a, ByBot); err == nil {
-			s.metrics.botMoves.Inc()
-		}
-	})
+	l.post(ctx, func() { l.botChose(ctx, seq, seat, a, ByBot) })
+}
+
+// botChose plays the action a bot chose at event seq (by ByBot), or its
+// forced pass (by ByAuto), once the table's bot delay has passed since the
+// decision opened (the event before it), so that bots play at a pace
+// people can follow; until then the loop's bot timer waits, and the loop
+// goes on with other work. The bot's thinking counts toward the delay.
+func (l *live) botChose(ctx context.Context, seq int64, seat rules.Seat, a rules.Action, by string) {
+	if l.thinking != seq || l.seq != seq {
+		return // the game moved on
+	}
+	if wait := time.Until(l.updated.Add(l.table.botDelay())); wait > 0 {
+		l.stopBotTimer()
+		l.botTimer = time.AfterFunc(wait, func() {
+			l.post(ctx, func() { l.botChose(ctx, seq, seat, a, by) })
+		})
+		return
+	}
+	l.cancelBot()
+	if err := l.play(seat, a, by); err == nil && by == ByBot {
+		l.srv.metrics.botMoves.Inc()
+	}
+}
+
+// botPaced reports whether seat s's forced passes wait the bot delay: a
+// bot holds the seat and the table has a bot delay.
+func (l *live) botPaced(s rules.Seat) bool {
+	i := seatIndex(l.pr, s)
+	_, bot := botSpec(l.info.Seats[i].Player)
+	return bot && l.table.BotDelayMS > 0
+}
+
+// onlyPass reports whether pass is the only legal action of position p.
+func onlyPass(p *rules.Position) bool {
+	var buf [rules.MaxActions]rules.Action
+	acts := p.Actions(buf[:])
+	return len(acts) == 1 && acts[0] == rules.PassAction
+}
+
+// stopBotTimer stops the wait of a bot's chosen action, if any.
+func (l *live) stopBotTimer() {
+	if l.botTimer != nil {
+		l.botTimer.Stop()
+		l.botTimer = nil
+	}
 }

@@ -7,6 +7,10 @@ import (
 	"time"
 )
 
+// NoBotDelay is Config.BotDelay's value for no delay at all, zero being
+// the default's.
+const NoBotDelay time.Duration = -1
+
 // Config tunes a Server. The zero value of a field means its default.
 type Config struct {
 	// SigningKey signs the records of finished games (record.Sign); its
@@ -20,6 +24,18 @@ type Config struct {
 
 	// BotTime is the thinking time of a bot's decision (default 300ms).
 	BotTime time.Duration
+	// BotDelay is the bot delay of the tables that do not choose their own
+	// (bot_delay_ms): a bot's action is played no earlier than this after
+	// its decision opened, its thinking included, so that people can follow
+	// the game (bots answer in milliseconds; default 800ms). As for every
+	// field, zero means the default: NoBotDelay (negative) means none, the
+	// bots' actions going out as soon as they are chosen, which tests and
+	// load tests want.
+	BotDelay time.Duration
+	// MaxBotDelay is the longest bot delay a table may ask for (default
+	// 10s), so that a game of bots cannot be made to hold its place for
+	// days.
+	MaxBotDelay time.Duration
 	// BotWorkers is how many searching bots may think at once, over all
 	// games (default the number of CPUs); the others wait their game's
 	// turn, games with a human seat first, and no game's loop waits for
@@ -151,6 +167,11 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	def(&c.BotTime, 300*time.Millisecond)
+	if c.BotDelay == 0 {
+		c.BotDelay = 800 * time.Millisecond
+	}
+	def(&c.MaxBotDelay, 10*time.Second)
+	c.MaxBotDelay = max(c.MaxBotDelay, c.BotDelay)
 	def(&c.Grace, 2*time.Minute)
 	def(&c.MaxGrace, time.Hour)
 	def(&c.MinTime, time.Second)

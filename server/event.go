@@ -45,7 +45,22 @@ type Event struct {
 	Action string `json:"action,omitempty"` // action: the action in notation
 	By     string `json:"by,omitempty"`     // action: ByPlayer, ByBot, ByAuto or ByTimeout
 	Player string `json:"player,omitempty"` // seat: the seat's new player
-	Reason string `json:"reason,omitempty"` // seat: why ("abandoned", "timeout")
+	// Reason says why a bot took a seat (seat: ReasonAbandoned,
+	// ReasonTimeout, ReasonIdle), or why the server played an action itself
+	// (action by ByAuto: ReasonNoMove; by ByTimeout: ReasonTimeout).
+	Reason string `json:"reason,omitempty"`
+
+	// What an action did besides moving its piece (rules.Effect), so that
+	// clients can say it without the rules.
+	Captures []Capture `json:"captures,omitempty"` // action: the pieces it captured
+	Removed  []Capture `json:"removed,omitempty"`  // action: pieces that left the board uncaptured (chaturanga-fr2's lone kings)
+	// Gains are the score changes of an action, each with its cause; an
+	// end event repeats those of the last action that the end itself
+	// brought (the raise to 54, the empire), so that a client can say why.
+	Gains   []Gain   `json:"gains,omitempty"`
+	Frozen  []string `json:"frozen,omitempty"`  // action: the seats whose armies it froze (their turns are skipped)
+	Revived []string `json:"revived,omitempty"` // action: the seats whose armies it brought back into play
+	Out     []string `json:"out,omitempty"`     // action: the seats it left with no piece on the board
 
 	Rules    string     `json:"rules,omitempty"`     // start
 	SeedHash string     `json:"seed_hash,omitempty"` // start: SHA-256 of the seed, hex
@@ -69,6 +84,70 @@ type Event struct {
 	Last  int64  `json:"last,omitempty"`  // hello: the number of the game's last event
 	Error *Error `json:"error,omitempty"` // error: why the message was refused
 	Echo  string `json:"echo,omitempty"`  // error: the refused action, if any
+}
+
+// ReasonNoMove is the reason of a forced pass (an action by ByAuto): pass
+// was the seat's only legal action, no piece being able to move with its
+// roll (or at all, without dice).
+const ReasonNoMove = "no-move"
+
+// Capture is one piece an action took.
+type Capture struct {
+	Seat   string `json:"seat"`   // the piece's owner: "South", "West", "North", "East"
+	Piece  string `json:"piece"`  // its letter in the preset's notation, such as "K"
+	Square string `json:"square"` // where it stood, such as "e5"
+	Points int    `json:"points"` // what it scored for the seat that decided the action
+}
+
+// Gain is one change of a seat's score and its cause.
+type Gain struct {
+	Seat   string `json:"seat"`   // whose score changed
+	Points int    `json:"points"` // the change: negative only for stakes paid (chaturanga-fr2)
+	// Cause is why: "capture" (the pieces' points), "throne" (+1, a king
+	// entering an enemy throne), "throne-king" (+2, an enemy king taken on
+	// its own throne), "stakes" (chaturanga-fr2), "raise" (the owner of the
+	// last king raised to 54) or "empire" (chaturaji-teams' bonus at the
+	// end); see rules.Cause.
+	Cause string `json:"cause"`
+}
+
+// effect fills in what an action did, as the rules worked it out from the
+// position before it.
+func (e *Event) effect(pr *rules.Preset, fx rules.Effect) {
+	captures := func(cs []rules.Capture) []Capture {
+		var out []Capture
+		for _, c := range cs {
+			out = append(out, Capture{
+				Seat: c.Piece.Seat().String(), Piece: string(pr.Pieces[c.Piece.Kind()].Letter),
+				Square: c.Square.String(), Points: c.Points,
+			})
+		}
+		return out
+	}
+	seats := func(ss []rules.Seat) []string {
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.String())
+		}
+		return out
+	}
+	e.Captures, e.Removed = captures(fx.Captures), captures(fx.Removed)
+	for _, g := range fx.Scores {
+		e.Gains = append(e.Gains, Gain{Seat: g.Seat.String(), Points: g.Points, Cause: g.Cause.String()})
+	}
+	e.Frozen, e.Revived, e.Out = seats(fx.Frozen), seats(fx.Revived), seats(fx.Out)
+}
+
+// endGains returns the gains of an action event that the end of the game
+// brought: the raise and the empire.
+func endGains(action *Event) []Gain {
+	var out []Gain
+	for _, g := range action.Gains {
+		if g.Cause == rules.CauseRaise.String() || g.Cause == rules.CauseEmpire.String() {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // SeatInfo is one seat as everyone sees it.

@@ -59,6 +59,7 @@ type live struct {
 	bots      []*bot             // each seat's bot, made when first needed
 	thinking  int64              // the event number a bot is thinking at; -1 if none
 	stopBot   context.CancelFunc // cancels the bot thinking
+	botTimer  *time.Timer        // plays a bot's chosen action when the table's bot delay is over
 	over      bool               // the end event is saved and the game marked finished
 	takeovers []takeover         // the seats bots took, for the record
 }
@@ -223,11 +224,16 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 		}
 		acts := p.Actions(buf[:])
 		if l.table.AutoPass && len(acts) == 1 && acts[0] == rules.PassAction {
+			if l.botPaced(p.Decider()) {
+				break // a bot's forced pass waits the bot delay, as its moves do (think)
+			}
+			fx := p.Effect(rules.PassAction) // a pass may revive an army, or end the game
 			if err := l.game.Play(rules.PassAction); err != nil {
 				l.srv.log.Error("forced pass", "game", l.id, "err", err)
 				break
 			}
-			e := &Event{Kind: KindAction, At: now, Seat: p.Decider().String(), Action: "pass", By: ByAuto}
+			e := &Event{Kind: KindAction, At: now, Seat: p.Decider().String(), Action: "pass", By: ByAuto, Reason: ReasonNoMove}
+			e.effect(l.pr, fx)
 			l.describe(e, now)
 			evs = append(evs, e)
 			continue
@@ -238,6 +244,9 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 		e := &Event{Kind: KindEnd, At: now}
 		l.describe(e, now)
 		finish(e, l.game)
+		if n := len(evs); n > 0 && evs[n-1].Kind == KindAction {
+			e.Gains = endGains(evs[n-1])
+		}
 		evs = append(evs, e)
 	}
 	// Only the last event leaves a decision open: before it, the server
@@ -315,11 +324,20 @@ func (l *live) act(i int, text string, seq int64) error {
 // play plays a legal action for the seat that decides, with the rolls and
 // forced passes that follow it, saves their events and broadcasts them.
 func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
+	before := l.game.Position()
 	if err := l.game.Play(a); err != nil {
 		return Errorf(EINVALID, "%v", err)
 	}
+	fx := before.Effect(a) // legal, Play says
 	now := stamp()
 	e := &Event{Kind: KindAction, At: now, Seat: seat.String(), Action: a.Format(l.pr), By: by}
+	switch by {
+	case ByTimeout:
+		e.Reason = ReasonTimeout
+	case ByAuto:
+		e.Reason = ReasonNoMove
+	}
+	e.effect(l.pr, fx)
 	l.describe(e, now)
 	err := l.commit(l.advance([]*Event{e}, now))
 	if err == nil {

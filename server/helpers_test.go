@@ -27,7 +27,9 @@ import (
 // testConfig is a server configuration for tests: short times, fast bots.
 func testConfig() server.Config {
 	return server.Config{
-		BotTime:      20 * time.Millisecond,
+		BotTime: 20 * time.Millisecond,
+		// The tests play many games of bots and want them over soon.
+		BotDelay:     server.NoBotDelay,
 		MessageRate:  1000,
 		MessageBurst: 1000,
 		RequestRate:  10000,

@@ -283,8 +283,8 @@ func TestTimeout(t *testing.T) {
 			t.Fatalf("event %+v: want a deadline 200ms after it", roll)
 		}
 		e := south.until(func(e server.Event) bool { return e.Kind == server.KindAction })
-		if e.Seat != "South" || e.By != server.ByTimeout {
-			t.Fatalf("action %+v, want South's by timeout", e)
+		if e.Seat != "South" || e.By != server.ByTimeout || e.Reason != server.ReasonTimeout {
+			t.Fatalf("action %+v, want South's by timeout, saying so", e)
 		}
 		if late := time.Since(*roll.Deadline); late < 0 {
 			t.Fatalf("played %v before the deadline", -late)

@@ -49,6 +49,11 @@ type NewGame struct {
 	// AutoPass, true unless set to false, plays `pass` at once for a seat
 	// whose only legal action it is.
 	AutoPass *bool `json:"auto_pass,omitempty"`
+	// BotDelayMS is the least time in milliseconds from a bot's decision
+	// opening to its action, its thinking included, so that the bots play
+	// at a pace people can follow: absent for the server's default
+	// (Config.BotDelay, 800), 0 for none, at most Config.MaxBotDelay.
+	BotDelayMS *int64 `json:"bot_delay_ms,omitempty"`
 }
 
 // Table is a game's settings as the server keeps them: the time control,
@@ -59,10 +64,15 @@ type Table struct {
 	AbandonMS int64  `json:"abandon_ms"` // grace of an absent player's turn
 	Takeover  string `json:"takeover"`   // ai.New spec of the bot that takes over
 	AutoPass  bool   `json:"auto_pass"`  // a forced `pass` is played at once
+	// BotDelayMS is the least time in milliseconds from a bot's decision
+	// opening to its action; 0 for none (and for games stored before the
+	// setting was).
+	BotDelayMS int64 `json:"bot_delay_ms"`
 }
 
 func (t Table) turnTime() time.Duration { return time.Duration(t.TurnMS) * time.Millisecond }
 func (t Table) grace() time.Duration    { return time.Duration(t.AbandonMS) * time.Millisecond }
+func (t Table) botDelay() time.Duration { return time.Duration(t.BotDelayMS) * time.Millisecond }
 
 // maxMS bounds the times of a table: a week.
 const maxMS = 7 * 24 * 3600 * 1000
@@ -127,6 +137,14 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 		return nil, t, Errorf(EINVALID, "takeover %q: %v", t.Takeover, err)
 	}
 	t.AutoPass = ng.AutoPass == nil || *ng.AutoPass
+	switch maxDelay := cfg.MaxBotDelay.Milliseconds(); {
+	case ng.BotDelayMS == nil:
+		t.BotDelayMS = max(cfg.BotDelay, 0).Milliseconds()
+	case *ng.BotDelayMS < 0 || *ng.BotDelayMS > maxDelay:
+		return nil, t, Errorf(EINVALID, "bot_delay_ms %d: want 0 (none) to %d, or leave it out for the server's default (%d)", *ng.BotDelayMS, maxDelay, max(cfg.BotDelay, 0).Milliseconds())
+	default:
+		t.BotDelayMS = *ng.BotDelayMS
+	}
 	return pr, t, nil
 }
 

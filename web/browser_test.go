@@ -118,6 +118,7 @@ func awaitTurn(t *testing.T, p *webtest.Page) bool {
 func TestPlayAgainstBots(t *testing.T) {
 	site := newSite(t)
 	p := newPage(t, 1280, 900, false)
+	must(t, p.Motion(true)) // the dice tumble
 	playNow := func() {
 		t.Helper()
 		must(t, p.Go(site.URL+"/"))
@@ -176,7 +177,7 @@ func TestPlayAgainstBots(t *testing.T) {
 	before := seq(t, p)
 	must(t, p.ClickSquare(to))
 	waitSeqAfter(t, p, before)
-	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#moves').textContent.includes(%q)`, first+to), 5*time.Second))
+	must(t, p.Wait(fmt.Sprintf(`[...document.querySelectorAll('#moves .move-act')].some(e => e.dataset.action === %q)`, first+to), 5*time.Second))
 	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#board rect.last-move.to[data-seat="b"][data-square=%q]')`, to), 5*time.Second))
 	// West rolls next, its die tumbling.
 	must(t, p.Wait(`window.tumbles > 0 || document.body.dataset.status === 'finished'`, 10*time.Second))
@@ -188,7 +189,7 @@ func TestPlayAgainstBots(t *testing.T) {
 	before = seq(t, p)
 	must(t, p.Drag(m[:2], m[2:4]))
 	waitSeqAfter(t, p, before)
-	must(t, p.Wait(fmt.Sprintf(`[...document.querySelectorAll('#moves .move-act')].some(e => e.textContent === %q)`, m), 5*time.Second))
+	must(t, p.Wait(fmt.Sprintf(`[...document.querySelectorAll('#moves .move-act')].some(e => e.dataset.action === %q)`, m), 5*time.Second))
 
 	// An illegal drop: refused with a message, the board unchanged.
 	turn()

@@ -26,4 +26,17 @@
 // the keyboard alone, each square and move said in a live region
 // (static/js/keyboard.js); the browser tests run axe-core's accessibility
 // rules on every page (scripts/axe.sh installs them).
+//
+// A live game is shown at a pace people can follow: the server holds the
+// bots' actions back by the table's bot delay, and the game page shows its
+// events one after another, each given its animation's time
+// (static/js/animate.js; none for people who ask for reduced motion). What
+// each action did comes from the server's events and is said where people
+// look (static/js/effects.js): captures marked in the move list (c3xa5, the
+// piece taken, the points), the banner's sentence, each seat's
+// captured-pieces tray (static/js/captures.js), notices of kings fallen and
+// armies frozen, why the server passed for a seat, why a score jumped.
+// Sounds are made with the Web Audio API, with a mute switch the browser
+// remembers (static/js/sound.js), and the tab's title says when it is your
+// turn.
 package web

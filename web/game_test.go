@@ -376,7 +376,7 @@ func TestReconnect(t *testing.T) {
 	site.Proxy.Restore()
 	must(t, p.Wait(`document.querySelector('#net').dataset.state === 'open'`, 15*time.Second))
 	waitSeqAfter(t, p, int(st.Seq))
-	must(t, p.Wait(fmt.Sprintf(`document.querySelector('#moves').textContent.includes(%q)`, st.Actions[0]), 5*time.Second))
+	must(t, p.Wait(fmt.Sprintf(`[...document.querySelectorAll('#moves .move-act')].some(e => e.dataset.action === %q)`, st.Actions[0]), 5*time.Second))
 	if got := eval[string](t, p, `document.querySelector('#net').textContent`); got != "Reconnected" {
 		t.Errorf("after the network came back the page says %q, want Reconnected", got)
 	}

@@ -28,7 +28,7 @@ func TestExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, MinTime: time.Millisecond}, st, nil)
+	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, BotDelay: server.NoBotDelay, MinTime: time.Millisecond}, st, nil)
 	if err := srv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestExportDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, MinTime: time.Millisecond}, st, nil)
+	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, BotDelay: server.NoBotDelay, MinTime: time.Millisecond}, st, nil)
 	if err := srv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

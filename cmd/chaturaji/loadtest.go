@@ -118,7 +118,7 @@ func runLoadtest(e *env, args []string) error {
 		// The server's defaults, but for the per-client limits of
 		// requests, game creations and WebSockets: every client of the
 		// test comes from one address.
-		cfg := server.Config{RequestRate: 1000, RequestBurst: 5**games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
+		cfg := server.Config{BotDelay: server.NoBotDelay, RequestRate: 1000, RequestBurst: 5**games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
 			MaxConnsPerAddr: 4**games + 100, MaxGamesPerClient: *games + 10}
 		keys := keySource{path: filepath.Join(dir, keyFileName)}
 		run, err := startServer(ctx, cfg, "sqlite:"+db, "127.0.0.1:0", keys, slog.New(slog.DiscardHandler))

@@ -33,7 +33,8 @@ var serveCommand = &command{
 }
 
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
-                       [--bot-time D] [--bot-workers N] [--bot-memory SIZE] [--max-bot-games N]
+                       [--bot-time D] [--bot-delay D] [--max-bot-delay D] [--bot-workers N]
+                       [--bot-memory SIZE] [--max-bot-games N]
                        [--max-bot-games-per-client N] [--max-games-per-client N] [--grace D]
                        [--max-grace D] [--idle-limit D] [--expiry D] [--trusted-proxies CIDRS]
                        [--request-rate N] [--costly-rate N] [--retry-max D] [--log-level LEVEL]
@@ -78,6 +79,11 @@ Flags:
 	                   open WebSockets, such as https://example.org; repeat it or
 	                   separate with commas; * allows any
 	--bot-time D       each bot decision's thinking time (default 300ms)
+	--bot-delay D      the least time from a bot's decision opening to its action,
+	                   its thinking included, for games that do not choose their
+	                   own bot_delay_ms, so that people can follow the bots
+	                   (default 800ms; 0 for none)
+	--max-bot-delay D  the longest bot delay a new game may ask for (default 10s)
 	--bot-workers N    how many searching bots think at once, over all games
 	                   (default the number of CPUs); games with a human go first
 	--bot-memory SIZE  the memory all bots share for their searches, such as
@@ -125,6 +131,8 @@ func runServe(e *env, args []string) error {
 		return nil
 	})
 	botTime := fs.Duration("bot-time", 300*time.Millisecond, "")
+	botDelay := fs.Duration("bot-delay", 800*time.Millisecond, "")
+	maxBotDelay := fs.Duration("max-bot-delay", 10*time.Second, "")
 	botWorkers := fs.Int("bot-workers", runtime.NumCPU(), "")
 	botMemory := int64(256 << 20)
 	fs.Func("bot-memory", "", func(s string) (err error) {
@@ -182,8 +190,14 @@ func runServe(e *env, args []string) error {
 	if *grace > *maxGrace {
 		return usageError("--grace %v is longer than --max-grace %v", *grace, *maxGrace)
 	}
+	if *botDelay < 0 || *botDelay > *maxBotDelay {
+		return usageError("--bot-delay %v: want 0 (none) to --max-bot-delay %v", *botDelay, *maxBotDelay)
+	}
+	if *botDelay == 0 {
+		*botDelay = server.NoBotDelay // the Config's zero is its default
+	}
 	cfg := server.Config{
-		Origins: origins, BotTime: *botTime, Grace: *grace,
+		Origins: origins, BotTime: *botTime, BotDelay: *botDelay, MaxBotDelay: *maxBotDelay, Grace: *grace,
 		BotWorkers: *botWorkers, BotMemory: botMemory,
 		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
 		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace, IdleLimit: *idleLimit, Expiry: *expiry,

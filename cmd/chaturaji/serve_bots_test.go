@@ -240,7 +240,7 @@ func humanAmongBotGames(b *testing.B, games int) {
 	bin := buildBinary(b)
 	addr := freeAddr(b)
 	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", "sqlite:"+filepath.Join(b.TempDir(), "games.db"),
-		"--max-bot-games", "50", "--max-bot-games-per-client", "50")
+		"--max-bot-games", "50", "--max-bot-games-per-client", "50", "--bot-delay", "0")
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)

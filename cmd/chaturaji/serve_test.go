@@ -367,7 +367,7 @@ type serverProcess struct {
 // which key signs its records.
 func startBinary(t *testing.T, bin, addr, db string, flags ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", db, "--bot-time", "20ms"}, flags...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", db, "--bot-time", "20ms", "--bot-delay", "0"}, flags...)...)
 	cmd.Dir = t.TempDir()
 	b := &serverProcess{cmd: cmd, start: time.Now(), log: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = b.log

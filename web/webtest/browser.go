@@ -92,10 +92,13 @@ func (b *Browser) Close() {
 
 // Tab opens a tab in a browser context of its own (its own storage, as a
 // separate browser would have), with a window of the given size. Errors
-// thrown by the page's scripts are collected by the returned Page.
+// thrown by the page's scripts are collected by the returned Page. The tab
+// asks for reduced motion (prefers-reduced-motion), so that the game page
+// shows events as they come, without the animations' pauses, as a test
+// that plays whole games wants; Motion turns them on.
 func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
-	p := &Page{Ctx: ctx, cancel: cancel}
+	p := &Page{Ctx: ctx, cancel: cancel, media: map[string]string{"prefers-reduced-motion": "reduce"}}
 	chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventExceptionThrown:
@@ -122,6 +125,10 @@ func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
 		cancel()
 		return nil, err
 	}
+	if err := p.emulateMedia(); err != nil {
+		cancel()
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -133,6 +140,7 @@ type Page struct {
 	mu      sync.Mutex
 	errors  []string
 	console []string
+	media   map[string]string // the CSS media features emulated, by name
 }
 
 // Close closes the tab.
@@ -315,10 +323,37 @@ func (p *Page) OnNewDocument(js string) error {
 // ColorScheme makes the tab's pages see the system's colour scheme as
 // "light" or "dark" (the CSS media feature prefers-color-scheme).
 func (p *Page) ColorScheme(scheme string) error {
+	p.mu.Lock()
+	p.media["prefers-color-scheme"] = scheme
+	p.mu.Unlock()
+	return p.emulateMedia()
+}
+
+// Motion makes the tab's pages see that the system allows motion (on) or
+// asks for reduced motion (off, as a new tab does): the CSS media feature
+// prefers-reduced-motion.
+func (p *Page) Motion(on bool) error {
+	v := "reduce"
+	if on {
+		v = "no-preference"
+	}
+	p.mu.Lock()
+	p.media["prefers-reduced-motion"] = v
+	p.mu.Unlock()
+	return p.emulateMedia()
+}
+
+// emulateMedia sets the media features the tab emulates, all at once:
+// each call replaces the last.
+func (p *Page) emulateMedia() error {
+	p.mu.Lock()
+	var fs []*emulation.MediaFeature
+	for name, v := range p.media {
+		fs = append(fs, &emulation.MediaFeature{Name: name, Value: v})
+	}
+	p.mu.Unlock()
 	return chromedp.Do(p.Ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-		})
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: fs})
 		return err
 	}))
 }

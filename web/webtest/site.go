@@ -21,7 +21,8 @@ import (
 	"github.com/chaturaji/chaturaji/web"
 )
 
-// Config is a server configuration for tests: fast bots, short times, no
+// Config is a server configuration for tests: fast bots that play at once
+// (no bot delay), short times, no
 // rate limits in the way, and a new key that signs the records.
 func Config() server.Config {
 	_, key, err := ed25519.GenerateKey(nil)
@@ -31,6 +32,7 @@ func Config() server.Config {
 	return server.Config{
 		SigningKey:   key,
 		BotTime:      20 * time.Millisecond,
+		BotDelay:     server.NoBotDelay,
 		MessageRate:  1000,
 		MessageBurst: 1000,
 		RequestRate:  10000,

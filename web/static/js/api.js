@@ -16,13 +16,21 @@
  *   roll_off: the first roll, with no seat, says which team starts
  * @typedef {{seat: string, player: string, name?: string, online?: boolean}} SeatInfo
  * @typedef {{spec: string, label: string, about: string}} PlayerChoice
- * @typedef {{turn_ms: number, on_timeout: string, abandon_ms: number, takeover: string, auto_pass: boolean}} Table
+ * @typedef {{turn_ms: number, on_timeout: string, abandon_ms: number, takeover: string, auto_pass: boolean, bot_delay_ms?: number}} Table
  * @typedef {{seq?: number, kind: string, at?: string, seat?: string, roll?: string, action?: string,
  *   by?: string, player?: string, reason?: string, rules?: string, seed_hash?: string,
  *   seats?: SeatInfo[], table?: Table, position?: string, to_act?: string, dice?: string,
  *   scores?: number[], actions?: string[], deadline?: string, status?: string, ranks?: number[],
  *   result?: string, end?: string, seed?: string, game?: string, last?: number,
- *   error?: {code: string, message: string}, echo?: string}} GameEvent
+ *   error?: {code: string, message: string}, echo?: string,
+ *   captures?: Capture[], removed?: Capture[], gains?: Gain[], frozen?: string[], revived?: string[],
+ *   out?: string[]}} GameEvent
+ *   reason: why a bot took a seat, or why the server played an action itself ("no-move", "timeout");
+ *   captures ... out: what an action did (docs/api.md, "What an action did")
+ * @typedef {{seat: string, piece: string, square: string, points: number}} Capture
+ *   a piece an action took: its owner, its letter, its square, the points it scored
+ * @typedef {{seat: string, points: number, cause: string}} Gain
+ *   a change of a seat's score: cause "capture", "throne", "throne-king", "stakes", "raise" or "empire"
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seed_hash: string,
  *   table: Table, seq: number, created: string, updated: string, position: string,
  *   to_act?: string, dice: string, scores: number[], actions: string[], deadline?: string,
@@ -147,7 +155,7 @@ export async function games(status, limit) {
  * createGame starts a game and keeps the tokens of its human seats in this
  * browser.
  * @param {{rules: string, seats: string[], names?: string[], turn_ms?: number,
- *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean}} ng
+ *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean, bot_delay_ms?: number}} ng
  * @returns {Promise<Created>}
  */
 export async function createGame(ng) {

@@ -1,9 +1,10 @@
 // @ts-check
 // The board: an SVG drawing of a position, turned so that a chosen seat's
-// army is at the bottom, with the thrones, the last move of every seat, the
-// pieces the roll allows, the legal destinations of the selected piece and a
-// hint arrow; moves are made by click-click or by drag-and-drop, drops
-// (`K@e4`) by a click on one of the squares marked for them.
+// army is at the bottom, with the thrones, the last move of every living
+// army (a frozen or finished one's is left out), the pieces the roll
+// allows, the legal destinations of the selected piece and a hint arrow;
+// moves are made by click-click or by drag-and-drop, drops (`K@e4`) by a
+// click on one of the squares marked for them.
 
 import { s, h } from './dom.js';
 import { armies, pieceGroup } from './pieces.js';
@@ -213,7 +214,11 @@ export class Board {
     const canAct = !!st.canAct && !this.waiting;
     const sources = canAct ? this.sources() : new Set();
     const drops = canAct ? this.drops() : new Map();
-    const frozen = seatStatus(this.preset, pos).frozen;
+    const status = seatStatus(this.preset, pos);
+    const frozen = status.frozen;
+    // Only the living armies' last moves: a frozen or finished army's last
+    // move is long past, and its arrow would stay on the board for good.
+    const lastMoves = Object.fromEntries(Object.entries(st.lastMoves || {}).filter(([seat]) => !frozen.has(seat) && !status.out.has(seat)));
     this.svg.classList.toggle('can-act', canAct);
 
     // Squares, with coordinates along the bottom row and the left column.
@@ -247,7 +252,6 @@ export class Board {
         s('path', { d: `M${x * CELL + 8} ${y * CELL + 24} l4 -14 l6 7 l5 -10 l5 10 l6 -7 l4 14 Z`, fill: a.fill, stroke: a.stroke, 'stroke-width': 1.5 }),
       ));
     }
-    const lastMoves = st.lastMoves || {};
     for (const [seat, m] of Object.entries(lastMoves)) {
       const a = armies[seat];
       if (!a) continue;

@@ -6,7 +6,7 @@ import { h, byId, replace, toast, copyText } from './dom.js';
 import { Board } from './board.js';
 import { Dice } from './dice.js';
 import { Seats } from './seats.js';
-import { MoveList, addTakeover, takeoverWhy } from './movelist.js';
+import { MoveList, addEvent, addTakeover, takeoverWhy } from './movelist.js';
 import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
 import { Connection } from './connection.js';
@@ -15,6 +15,10 @@ import { parsePosition, parseAction, parseExtra, seatStatus, ordinal } from './p
 import { label, pending, rollOffText, splitRoll } from './decisions.js';
 import { showMissing } from './notfound.js';
 import { BoardKeys, describeAction } from './keyboard.js';
+import { Pacer } from './animate.js';
+import { Sounds } from './sound.js';
+import { Trays, addCaptures } from './captures.js';
+import { Names, causeText, notices, said, sound } from './effects.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -113,8 +117,18 @@ class GamePage {
     this.diceKey = '';
     this.sayTimer = 0;
     this.wasDown = false;
+    /** @type {import('./captures.js').Taken} the pieces each seat took */
+    this.taken = {};
+    /** what the last event shown did, in words, for the banner */
+    this.lastSaid = '';
+    this.words = new Names(preset);
+    /** the page may act: to hear when that begins */
+    this.couldAct = false;
+    /** an event has come since the page connected */
+    this.liveSeen = false;
 
-    document.title = `Chaturaji · ${preset.name} · ${id}`;
+    this.baseTitle = `Chaturaji · ${preset.name} · ${id}`;
+    document.title = this.baseTitle;
     replace(byId('game-title'), h('span', { class: 'sr-only' }, 'Game of '), h('a', { href: `/rules/${encodeURIComponent(preset.name)}`, title: 'the rules of this game' }, preset.name));
     paint(preset);
     this.board = new Board(byId('board'), preset);
@@ -125,10 +139,15 @@ class GamePage {
     replace(byId('piece-key-host'), pieceKey(preset));
     this.seatsView = new Seats(byId('seats'), preset);
     this.moveList = new MoveList(byId('moves'), preset);
+    this.trays = new Trays(byId('captures'), preset);
+    this.sounds = new Sounds();
+    byId('sound-host').replaceChildren(this.sounds.switchButton());
+    // Events are shown one after another, each given its animation's time.
+    this.pacer = new Pacer((e, live) => this.take(e, live), () => this.schedule());
     this.analysis = new Analysis(byId('evalbar'), preset);
     this.buildControls();
     this.conn = new Connection(id, this.tokens, {
-      onEvent: (e, live) => this.take(e, live),
+      onEvent: (e, live) => this.pacer.push(e, live),
       onStatus: (s, detail) => this.net(s, detail),
       onError: (e) => this.say(e.error ? e.error.message : 'refused', 'error'),
     });
@@ -167,15 +186,16 @@ class GamePage {
    * @param {boolean} live
    */
   take(e, live) {
+    if (live) this.liveSeen = true;
     switch (e.kind) {
       case 'start':
         if (e.seats) { this.seats = e.seats.map((s) => ({ ...s })); this.startSeats = e.seats.map((s) => ({ ...s })); }
         if (e.table) this.table = e.table;
         break;
       case 'roll':
+        this.addLine(e);
         if (!e.seat) { // martian's roll-off: which team starts
           this.lastRoll = { seat: '', roll: '', note: rollOffText(this.preset, e.roll || '') };
-          this.turns.push({ seat: '', roll: '', actions: [], step: e.seq || 0, note: this.lastRoll.note });
           break;
         }
         this.lastRoll = { seat: this.letter[e.seat] || '', roll: e.roll || '', note: '' };
@@ -183,25 +203,26 @@ class GamePage {
           const d = this.preset.dice;
           this.keys.say(`${e.seat} rolled ${[...splitRoll(e.roll || '').own].map((f) => `${f}: ${d.words[f] || 'no piece'}`).join(', ')}.`);
         }
-        this.turns.push({ seat: this.lastRoll.seat, roll: e.roll || '', actions: [], step: e.seq || 0 });
         if (live) this.animateDice = true;
         break;
       case 'action': {
         const letter = this.letter[e.seat || ''] || '';
-        const last = this.turns[this.turns.length - 1];
-        if (!this.preset.dice || !last || last.seat !== letter || last.actions.length >= (this.preset.dice ? this.preset.dice.count : 1)) {
-          this.turns.push({ seat: letter, roll: '-', actions: [], step: e.seq || 0 });
-        }
-        this.turns[this.turns.length - 1].actions.push({ text: e.action || '', step: e.seq || 0 });
+        this.addLine(e);
+        addCaptures(this.taken, e);
         // Said before the position changes: it is read from the one before.
+        this.lastSaid = said(this.words, e, this.pos, this.lastRoll.roll);
         if (live) this.keys.say(describeAction(this.preset, this.pos, e.seat || '', e.action || ''));
+        if (live && (e.by === 'auto' || e.by === 'timeout')) this.keys.say(this.lastSaid);
+        if (live) {
+          for (const n of notices(this.words, e)) { toast(n); this.keys.say(n); }
+          this.sounds.play(sound(this.words, e));
+        }
         const a = parseAction(e.action || '');
         if (a.type === 'move') {
           this.lastMoves[letter] = { from: a.from, to: a.to };
           this.latest = letter;
           if (live) this.animateMove = { from: a.from, to: a.to };
         }
-        if (live && e.by === 'timeout') toast(`${e.seat} ran out of time: ${e.action}`);
         const began = this.opened[e.seat || ''];
         if (began !== undefined && e.at) {
           this.took[e.seat || ''] = Math.max(0, Date.parse(e.at) - began);
@@ -222,7 +243,10 @@ class GamePage {
         break;
       case 'end':
         this.end = e;
-        if (live) this.keys.say(`Game over: ${e.end || 'the game has ended'}.`);
+        if (live) {
+          this.keys.say(`Game over: ${e.end || 'the game has ended'}.`);
+          this.sounds.play('end');
+        }
         break;
     }
     if (e.position) {
@@ -242,6 +266,18 @@ class GamePage {
     this.schedule();
   }
 
+  /**
+   * addLine puts a roll or an action in the move list's lines, from the
+   * position before it.
+   * @param {GameEvent} e
+   */
+  addLine(e) {
+    addEvent(this.turns, e, {
+      letter: this.letter, dice: !!this.preset.dice, before: this.pos, step: e.seq || 0,
+      rollOff: (r) => rollOffText(this.preset, r),
+    });
+  }
+
   /** schedule draws the page at the next frame: a burst of events draws once. */
   schedule() {
     if (this.frame) return;
@@ -256,7 +292,7 @@ class GamePage {
     if (this.status !== 'live' || !this.toAct || !this.held.has(this.toAct) || this.sending) return false;
     // The server answers an action before its event may have come: the
     // decision shown until then is the one just taken.
-    if (this.conn.lastSeq < this.awaitSeq) return false;
+    if (this.pacer.shown < this.awaitSeq || this.pacer.waiting()) return false;
     const s = this.seats.find((x) => x.seat === this.toAct);
     return !!s && s.player === 'human' && this.actions.length > 0;
   }
@@ -298,6 +334,12 @@ class GamePage {
       turnMS: this.table.turn_ms, took: this.took,
     });
     this.moveList.render(this.turns);
+    this.trays.render(this.taken);
+    // The tab says when it is this page's turn, and so does a sound (not
+    // for the turn the page opens on).
+    document.title = canAct ? `Your turn · ${this.baseTitle}` : this.baseTitle;
+    if (canAct && !this.couldAct && this.liveSeen) this.sounds.play('turn');
+    this.couldAct = canAct;
     this.renderTurn(canAct);
     this.renderActions(canAct);
     this.renderOver();
@@ -305,9 +347,9 @@ class GamePage {
     if (this.analysis.on) this.analysis.update(this.posText);
     document.body.dataset.status = this.status;
     document.body.dataset.toAct = this.toAct;
-    document.body.dataset.seq = String(this.conn.lastSeq);
+    document.body.dataset.seq = String(this.pacer.shown);
     // What the page waits for, if anything: the answer to an action, or its event.
-    document.body.dataset.busy = this.sending ? 'sending' : this.conn.lastSeq < this.awaitSeq ? `event ${this.awaitSeq}` : '';
+    document.body.dataset.busy = this.sending ? 'sending' : this.pacer.shown < this.awaitSeq ? `event ${this.awaitSeq}` : '';
   }
 
   /** @param {boolean} canAct */
@@ -316,6 +358,7 @@ class GamePage {
     if (this.status !== 'live') {
       const reason = this.end && this.end.end ? this.end.end : 'the game is over';
       replace(el, h('strong', {}, 'Game over'), ` — ${reason}. `,
+        this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last' }, this.lastSaid) : null,
         this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
       el.className = 'turn-banner done';
       return;
@@ -352,7 +395,7 @@ class GamePage {
       what = [h('strong', {}, `${this.toAct} to ${decision ? 'decide' : 'move'}`), ` (${who})`,
         h('span', { class: 'turn-detail' }, decision || roll)];
     }
-    replace(el, armyBadge(letter, 22), ' ', ...what);
+    replace(el, armyBadge(letter, 22), ' ', ...what, this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last' }, this.lastSaid) : null);
     el.className = `turn-banner${canAct ? ' mine' : ''}`;
   }
 
@@ -512,6 +555,7 @@ class GamePage {
       h('div', { class: 'over-card', role: 'dialog', 'aria-labelledby': 'over-title' },
         h('h2', { id: 'over-title' }, 'Game over'),
         h('p', { class: 'muted' }, `${e.end || ''}`),
+        ...this.overGains(e),
         h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
         chart,
         h('div', { class: 'button-row' },
@@ -521,6 +565,22 @@ class GamePage {
           h('button', { type: 'button', class: 'secondary', onclick: () => { this.overDismissed = true; this.render(); } }, 'Show the board')),
         h('p', { class: 'small muted seed' }, 'Dice seed revealed: ', h('code', {}, e.seed || ''))));
     box.hidden = false;
+  }
+
+  /**
+   * overGains explains the scores the end itself changed: the raise to 54
+   * of the last king's owner, the empire.
+   * @param {GameEvent} e the end event
+   */
+  overGains(e) {
+    return (e.gains || []).map((g) => {
+      const i = this.preset.seats.findIndex((s) => s.seat === g.seat);
+      const final = (e.scores || [])[i];
+      const what = g.cause === 'raise'
+        ? `${g.seat}'s score was raised from ${final - g.points} to ${final} (+${g.points}): ${causeText(g.cause)}.`
+        : `${g.seat}: +${g.points}, ${causeText(g.cause)}.`;
+      return h('p', { class: 'over-gain', 'data-cause': g.cause }, armyBadge(this.letter[g.seat], 16), ' ', what);
+    });
   }
 
   renderInvite() {
@@ -552,7 +612,7 @@ class GamePage {
         rules: this.preset.name,
         seats: this.startSeats.map((s) => s.player),
         names: this.startSeats.map((s) => s.name || ''),
-        turn_ms: t.turn_ms, on_timeout: t.on_timeout, takeover: t.takeover, auto_pass: t.auto_pass,
+        turn_ms: t.turn_ms, on_timeout: t.on_timeout, takeover: t.takeover, auto_pass: t.auto_pass, bot_delay_ms: t.bot_delay_ms,
       });
       location.href = `/game/${encodeURIComponent(c.id)}`;
     } catch (e) {

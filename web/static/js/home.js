@@ -169,6 +169,7 @@ async function create() {
   const seats = pr.seats.map((s) => /** @type {HTMLSelectElement} */ (byId(`seat-${s.seat}`)).value);
   const names = pr.seats.map((s) => /** @type {HTMLInputElement} */ (byId(`name-${s.seat}`)).value.trim());
   const turn = Number(/** @type {HTMLSelectElement} */ (byId('time')).value);
+  const pace = /** @type {HTMLSelectElement} */ (byId('bot-pace')).value; // '': the server's bot delay
   const btn = /** @type {HTMLButtonElement} */ (byId('create'));
   btn.disabled = true;
   const out = byId('created');
@@ -176,6 +177,7 @@ async function create() {
     const c = await api.createGame({
       rules, seats, names: names.some(Boolean) ? names : undefined,
       turn_ms: turn || undefined, on_timeout: /** @type {HTMLSelectElement} */ (byId('timeout')).value,
+      bot_delay_ms: pace === '' ? undefined : Number(pace),
     });
     showCreated(c);
   } catch (e) {

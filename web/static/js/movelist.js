@@ -1,17 +1,62 @@
 // @ts-check
-// The move list: one line per turn, the seat's army, its roll and its
-// actions, the newest at the bottom. The replay viewer makes the lines
-// buttons that jump to a step.
+// The move list: one line per turn, as the record groups them (a roll and
+// the actions taken with it, whoever decided them), the seat's army, its
+// roll and its actions, with what each took and scored and why the server
+// played one itself; the newest at the bottom. The replay viewer makes the
+// actions buttons that jump to a step.
 
 import { h, replace } from './dom.js';
 import { armyBadge } from './pieces.js';
+import { parseExtra } from './position.js';
+import { Names, marks, moveText } from './effects.js';
 
 /**
- * @typedef {{seat: string, roll: string, actions: {text: string, step: number}[], step: number, note?: string}} TurnLine
+ * @typedef {import('./api.js').GameEvent} GameEvent
+ * @typedef {{text: string, step: number, event?: GameEvent, decider?: string}} ActionItem
+ *   text: the action in notation; event: the action's event (its captures,
+ *   gains, reason); decider: the colour letter of the seat that decided it,
+ *   if not the line's
+ * @typedef {{seat: string, roll: string, actions: ActionItem[], step: number, note?: string}} TurnLine
  *   seat: colour letter; step: the replay step of the roll (or first action);
  *   note: a line that is no seat's turn (martian's roll-off, a bot taking
  *   a seat); only the other lines are numbered, as the record numbers them
  */
+
+/**
+ * addEvent puts a roll or an action in the lines, as the record groups a
+ * game's turns (docs/notation.md, movetext): with dice a roll opens the
+ * turn of the seat that rolled, and every action until the next roll is
+ * that turn's, whoever decides it (a partner commanding through the
+ * throne, the owner of a king answering an exchange): `y 2 d1b3` is one
+ * line even when East moved for West. Without dice an action opens a turn,
+ * of the seat whose turn it is, unless it answers a decision pending in
+ * the turn before it. Other events are not lines (see addTakeover).
+ * @param {TurnLine[]} turns
+ * @param {GameEvent} e
+ * @param {{letter: Record<string, string>, dice: boolean, before: import('./position.js').Position, step: number,
+ *   rollOff: (roll: string) => string}} ctx
+ *   letter: colour letters by seat name; before: the position before the
+ *   event; step: the event's step; rollOff: the words of martian's roll-off
+ */
+export function addEvent(turns, e, ctx) {
+  if (e.kind === 'roll') {
+    if (!e.seat) turns.push({ seat: '', roll: '', actions: [], step: ctx.step, note: ctx.rollOff(e.roll || '') });
+    else turns.push({ seat: ctx.letter[e.seat] || '', roll: e.roll || '', actions: [], step: ctx.step });
+    return;
+  }
+  if (e.kind !== 'action') return;
+  const decider = ctx.letter[e.seat || ''] || '';
+  let line = null;
+  for (let i = turns.length - 1; i >= 0; i--) {
+    if (!turns[i].note) { line = turns[i]; break; }
+  }
+  const pending = !!parseExtra(ctx.before.extra).turn;
+  if (!line || (!ctx.dice && !pending)) {
+    line = { seat: ctx.before.seat || decider, roll: ctx.dice ? '' : '-', actions: [], step: ctx.step };
+    turns.push(line);
+  }
+  line.actions.push({ text: e.action || '', step: ctx.step, event: e, decider: decider !== line.seat ? decider : '' });
+}
 
 export class MoveList {
   /**
@@ -25,6 +70,7 @@ export class MoveList {
     this.onPick = onPick;
     /** @type {Record<string,string>} seat name by letter */
     this.names = Object.fromEntries(preset.seats.map((s) => [s.letter, s.seat]));
+    this.words = new Names(preset);
   }
 
   /**
@@ -48,9 +94,7 @@ export class MoveList {
         armyBadge(t.seat, 16),
         h('span', { class: 'sr-only' }, this.names[t.seat] || t.seat),
         h('span', { class: 'move-roll', title: 'roll' }, t.roll && t.roll !== '-' ? t.roll : ''),
-        ...acts.map((a) => this.onPick
-          ? h('button', { type: 'button', class: ['move-act', a.step === current && 'current'], onclick: () => this.onPick && this.onPick(a.step) }, a.text)
-          : h('span', { class: 'move-act' }, a.text)));
+        h('span', { class: 'move-acts' }, ...acts.map((a) => this.action(a, current))));
     });
     const atEnd = this.host.scrollHeight - this.host.scrollTop - this.host.clientHeight < 40;
     replace(this.host, ...items);
@@ -66,6 +110,27 @@ export class MoveList {
     } else if (atEnd || current === -1) {
       this.host.scrollTop = this.host.scrollHeight;
     }
+  }
+
+  /**
+   * action makes one action of a line: the decider's token if it is not
+   * the line's seat, the action (a capture marked with x), the pieces it
+   * took and the points, other score changes with their causes, and why
+   * the server played it.
+   * @param {ActionItem} a
+   * @param {number} current
+   */
+  action(a, current) {
+    const e = a.event;
+    const text = e ? moveText(e) : a.text;
+    const cls = ['move-act', a.step === current && 'current', e && (e.captures || []).length > 0 && 'capture', e && (e.by === 'auto' || e.by === 'timeout') && 'auto'];
+    const act = this.onPick
+      ? h('button', { type: 'button', class: cls, 'data-action': a.text, onclick: () => this.onPick && this.onPick(a.step) }, text)
+      : h('span', { class: cls, 'data-action': a.text }, text);
+    const by = a.decider
+      ? h('span', { class: 'move-by', title: `decided by ${this.names[a.decider] || a.decider}` }, armyBadge(a.decider, 12), h('span', { class: 'sr-only' }, `${this.names[a.decider] || a.decider} decides: `))
+      : null;
+    return h('span', { class: 'move-item' }, by, act, ...(e ? marks(this.words, e) : []));
   }
 }
 

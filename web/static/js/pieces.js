@@ -174,6 +174,20 @@ export function armyBadge(seat, size = 22) {
 }
 
 /**
+ * pieceChip draws a piece small, as the move list and the captured-pieces
+ * trays show it: its army's token with the piece's letter, readable at
+ * sizes where a glyph is not.
+ * @param {string} seat colour letter
+ * @param {string} letter the piece's letter
+ * @param {number} [size] pixels
+ */
+export function pieceChip(seat, letter, size = 18) {
+  const a = armies[seat] || armies.b;
+  return s('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'piece-chip', 'data-army': seat, 'aria-hidden': 'true' },
+    tokenShape(a), s('text', { x: 50, y: 67, 'text-anchor': 'middle', fill: a.ink, class: 'chip-letter' }, letter));
+}
+
+/**
  * kindIcon draws a kind's glyph on an army's token, for the dice.
  * @param {string} seat
  * @param {string} role

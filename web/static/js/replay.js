@@ -8,7 +8,9 @@ import { h, byId, replace } from './dom.js';
 import { Board } from './board.js';
 import { Dice } from './dice.js';
 import { Seats } from './seats.js';
-import { MoveList, addTakeover } from './movelist.js';
+import { MoveList, addEvent, addTakeover } from './movelist.js';
+import { Trays, addCaptures } from './captures.js';
+import { Names, said } from './effects.js';
 import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
 import { armyBadge, paint, pieceKey } from './pieces.js';
@@ -56,6 +58,8 @@ class Replay {
     this.turns = [];
     /** @type {{after: number, seat: string, player: string}[]} the seats bots took, after which step */
     this.takeovers = [];
+    /** @type {import('./position.js').Position|null} the position before each event */
+    let before = null;
     for (const e of evs) {
       const letter = this.letter[e.seat || ''] || '';
       if (e.kind === 'seat') {
@@ -66,13 +70,10 @@ class Replay {
       if (!e.position || !(e.kind === 'start' || e.kind === 'roll' || e.kind === 'action')) continue;
       const i = this.steps.length;
       this.steps.push(e);
-      if (e.kind === 'roll' && !e.seat) this.turns.push({ seat: '', roll: '', actions: [], step: i, note: rollOffText(preset, e.roll || '') });
-      else if (e.kind === 'roll') this.turns.push({ seat: letter, roll: e.roll || '', actions: [], step: i });
-      if (e.kind === 'action') {
-        const last = this.turns[this.turns.length - 1];
-        if (!preset.dice || !last || last.seat !== letter) this.turns.push({ seat: letter, roll: '-', actions: [], step: i });
-        this.turns[this.turns.length - 1].actions.push({ text: e.action || '', step: i });
+      if (before) {
+        addEvent(this.turns, e, { letter: this.letter, dice: !!preset.dice, before, step: i, rollOff: (r) => rollOffText(preset, r) });
       }
+      before = parsePosition(e.position);
     }
     this.step = this.steps.length - 1;
     this.timer = 0;
@@ -90,6 +91,8 @@ class Replay {
     replace(byId('piece-key-host'), pieceKey(preset));
     this.seatsView = new Seats(byId('seats'), preset);
     this.moves = new MoveList(byId('moves'), preset, (s) => this.go(s));
+    this.trays = new Trays(byId('captures'), preset);
+    this.words = new Names(preset);
     this.analysis = new Analysis(byId('evalbar'), preset);
     /** @type {ScoreChart|null} the scores along the game, in points presets */
     this.chart = null;
@@ -181,8 +184,11 @@ class Replay {
     const lastMoves = {};
     let latest = '';
     let roll = { seat: '', roll: '', note: '' };
+    /** @type {import('./captures.js').Taken} */
+    const taken = {};
     for (let i = 0; i <= this.step; i++) {
       const s = this.steps[i];
+      addCaptures(taken, s);
       if (s.kind === 'roll') {
         roll = s.seat ? { seat: this.letter[s.seat], roll: s.roll || '', note: '' } : { seat: '', roll: '', note: rollOffText(pr, s.roll || '') };
       }
@@ -220,13 +226,17 @@ class Replay {
       team: status.team, commands: status.commands,
     });
     this.moves.render(this.turns, this.step);
+    this.trays.render(taken);
     if (this.chart) this.chart.render(this.points, this.step);
     /** @type {HTMLInputElement} */ (byId('slider')).value = String(this.step);
     byId('step-label').textContent = `${this.step} / ${this.steps.length - 1}`;
     const what = e.kind === 'start' ? 'Start position'
       : e.kind === 'roll' ? (e.seat ? `${e.seat} rolled ${e.roll}` : roll.note) : `${e.seat} played ${e.action}`;
+    const prev = this.step > 0 ? this.steps[this.step - 1] : null;
+    const detail = e.kind === 'action' && prev && prev.position ? said(this.words, e, parsePosition(prev.position), roll.roll) : '';
     replace(byId('turn'), e.seat ? armyBadge(this.letter[e.seat], 22) : '', ' ', h('strong', {}, what),
-      atEnd && this.end ? ` — game over: ${this.end.end}` : '');
+      atEnd && this.end ? ` — game over: ${this.end.end}` : '',
+      detail ? h('span', { class: 'turn-last', id: 'turn-last' }, detail) : null);
     document.body.dataset.step = String(this.step);
     if (this.analysis.on) this.analysis.update(e.position).then(() => {
       if (this.steps[this.step] === e && !hint && this.analysis.cache.get(e.position)) this.draw();
