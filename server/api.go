@@ -286,7 +286,7 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 	}
 	var hashes [][]byte
 	if l != nil {
-		hashes = l.hashes
+		hashes = l.tokenHashes()
 	} else {
 		hashes = tokenHashes(info.Seats)
 	}

@@ -49,7 +49,7 @@ func FuzzActionBody(f *testing.F) {
 		f.Add(s)
 	}
 	fts := newTestServer(f, testConfig(), nil)
-	g := fts.create(`{"seats": ["human", "human", "human", "human"], "auto_pass": false}`)
+	g := fts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "auto_pass": false}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		ts := fts.with(t)
 		before := ts.state(g.ID)
@@ -82,7 +82,7 @@ func FuzzWebSocketMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	fts := newTestServer(f, testConfig(), nil)
-	g := fts.create(`{"seats": ["human", "human", "human", "human"], "auto_pass": false}`)
+	g := fts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "auto_pass": false}`)
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		ts := fts.with(t)
 		before := ts.state(g.ID)
@@ -124,7 +124,7 @@ func FuzzQuery(f *testing.F) {
 		}
 	}
 	fts := newTestServer(f, testConfig(), nil)
-	g := fts.create(`{"seats": ["human", "bot:random", "human", "bot:greedy"]}`)
+	g := fts.create(`{"seats": ["human", "bot:random", "human", "bot:greedy"], "host_seats": ["South", "North"]}`)
 	paths := []string{"/api/games", "/api/records", "/api/games/" + g.ID + "/events", "/api/games/" + g.ID + "/record", "/api/games/" + g.ID}
 	f.Fuzz(func(t *testing.T, which uint8, query string) {
 		ts := fts.with(t)

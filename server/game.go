@@ -27,7 +27,8 @@ type live struct {
 	srv    *Server
 	id     string
 	pr     *rules.Preset
-	hashes [][]byte // the seats' token hashes; never change
+	hashes atomic.Pointer[[][]byte] // the seats' token hashes, set anew when a seat is claimed (tokenHashes)
+	hosts  []int                    // the seats whose tokens the creator took; never change
 
 	cmds  chan func()
 	quit  chan struct{} // closed by Shutdown
@@ -69,7 +70,7 @@ func newLive(s *Server, r *replayed) *live {
 		srv:       s,
 		id:        r.info.ID,
 		pr:        r.game.Preset(),
-		hashes:    tokenHashes(r.info.Seats),
+		hosts:     r.hosts,
 		creator:   r.creator,
 		cmds:      make(chan func(), 64),
 		quit:      make(chan struct{}),
@@ -92,6 +93,12 @@ func newLive(s *Server, r *replayed) *live {
 	}
 	l.snapshot()
 	return l
+}
+
+// tokenHashes returns the seats' token hashes as they are now, for
+// readers outside the loop; nil for a bot and for a seat nobody claimed.
+func (l *live) tokenHashes() [][]byte {
+	return *l.hashes.Load()
 }
 
 // run is the game's loop.
@@ -403,6 +410,8 @@ func (l *live) settle(now time.Time) {
 
 // snapshot publishes the game's state for readers outside the loop.
 func (l *live) snapshot() {
+	hashes := tokenHashes(l.info.Seats)
+	l.hashes.Store(&hashes)
 	online := make([]bool, len(l.online))
 	for i, n := range l.online {
 		online[i] = n > 0

@@ -15,6 +15,7 @@ type replayed struct {
 	info    *store.Game // the seats as the events left them
 	table   Table
 	creator string // creatorKey of the client that created the game
+	hosts   []int  // the seats whose tokens the creator took
 	game    *rules.Game
 	seq     int64
 	last    *Event // nil before the first event
@@ -47,7 +48,7 @@ func replay(info *store.Game, events []store.Event) (*replayed, error) {
 	if err := json.Unmarshal(info.Settings, &set); err != nil {
 		return nil, fmt.Errorf("game %s: settings: %w", info.ID, err)
 	}
-	r.table, r.creator = set.Table, set.Creator
+	r.table, r.creator, r.hosts = set.Table, set.Creator, set.Hosts
 	for _, se := range events {
 		if err := r.apply(se); err != nil {
 			return nil, fmt.Errorf("game %s: event %d (%s): %w", info.ID, se.Seq, se.Kind, err)

@@ -33,6 +33,12 @@ type NewGame struct {
 	Seats []string `json:"seats"`
 	// Names optionally names the seats' players, for others to see.
 	Names []string `json:"names,omitempty"`
+	// HostSeats names the human seats the creator holds, whose tokens the
+	// answer gives; every other human seat gets a one-time invite for
+	// its player to claim (claim.go). Absent, the creator holds the first
+	// human seat; listing every human seat is "pass and play", one client
+	// holding them all; empty, the creator holds none.
+	HostSeats []string `json:"host_seats,omitzero"`
 	// TurnMS is the time in milliseconds each human decision may take; 0
 	// for none.
 	TurnMS int64 `json:"turn_ms,omitempty"`
@@ -128,16 +134,6 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	}
 	t.AutoPass = ng.AutoPass == nil || *ng.AutoPass
 	return pr, t, nil
-}
-
-// botsAlone reports whether the request seats no human.
-func (ng *NewGame) botsAlone() bool {
-	for _, s := range ng.Seats {
-		if s == Human {
-			return false
-		}
-	}
-	return true
 }
 
 // checkPlayer checks a seat's player: "human" or "bot:SPEC".

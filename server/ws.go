@@ -56,7 +56,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	var pr *rules.Preset
 	var hashes [][]byte
 	if l != nil {
-		id, pr, hashes = l.id, l.pr, l.hashes
+		id, pr, hashes = l.id, l.pr, l.tokenHashes()
 	} else {
 		id, hashes = info.ID, tokenHashes(info.Seats)
 		if pr, err = rules.Lookup(info.Rules); err != nil {

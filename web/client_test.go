@@ -137,7 +137,7 @@ func TestClock(t *testing.T) {
 // how long it took.
 func TestEverySeatsClock(t *testing.T) {
 	site := newSite(t)
-	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, TurnMS: 90000, AutoPass: new(false)})
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, HostSeats: []string{"South", "West"}, TurnMS: 90000, AutoPass: new(false)})
 	must(t, err)
 	p := newPage(t, 1100, 800, false)
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
