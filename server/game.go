@@ -61,6 +61,8 @@ type live struct {
 	stopBot   context.CancelFunc // cancels the bot thinking
 	over      bool               // the end event is saved and the game marked finished
 	takeovers []takeover         // the seats bots took, for the record
+	moved     []bool             // each seat has played an action of its holder's (abort)
+	helpKey   string             // where the game stands in the server's index of positions without help; "" if nowhere
 }
 
 // newLive makes the live game of a replayed one; run starts its loop.
@@ -87,6 +89,10 @@ func newLive(s *Server, r *replayed) *live {
 		bots:      make([]*bot, n),
 		thinking:  -1,
 		takeovers: r.takeovers,
+		moved:     r.moved,
+	}
+	if l.moved == nil {
+		l.moved = make([]bool, n)
 	}
 	if r.last != nil {
 		l.updated = r.last.At
@@ -129,6 +135,7 @@ func (l *live) exit() {
 		l.timer.Stop()
 	}
 	l.cancelBot()
+	l.indexHelp(true)
 	l.srv.remove(l)
 	close(l.done)
 }
@@ -172,6 +179,10 @@ func (l *live) resume() {
 	now := stamp()
 	l.turnStart = now
 	l.retryAt = time.Time{}
+	if l.ended() { // saved, but not yet marked finished
+		l.finish()
+		return
+	}
 	var evs []*Event
 	if l.seq == 0 {
 		evs = append(evs, l.startEvent(now))
@@ -181,10 +192,6 @@ func (l *live) resume() {
 	}
 	evs = l.advance(evs, now)
 	if len(evs) == 0 {
-		if l.last != nil && l.last.Kind == KindEnd { // saved, but not yet marked finished
-			l.finish()
-			return
-		}
 		l.settle(now)
 		return
 	}
@@ -278,7 +285,7 @@ func (l *live) deadlineAt(now time.Time) time.Time {
 // it saw), there is time left, and the action is legal. A refused action
 // changes nothing.
 func (l *live) act(i int, text string, seq int64) error {
-	if l.over {
+	if l.over || l.ended() {
 		return Errorf(ECONFLICT, "the game is over")
 	}
 	if l.stale {
@@ -329,6 +336,9 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 	err := l.commit(l.advance([]*Event{e}, now))
 	if err == nil {
 		l.srv.metrics.actions.Inc()
+		if by == ByPlayer {
+			l.moved[seatIndex(l.pr, seat)] = true
+		}
 	}
 	return err
 }
@@ -418,18 +428,19 @@ func (l *live) snapshot() {
 	}
 	l.state.Store(newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated))
 	l.botsAlone.Store(botsAlone(l.info.Seats))
+	l.indexHelp(false)
 }
 
 // record returns the game's record; the seed is left out while the game
 // goes on, and once it is over the server signs it.
 func (l *live) record() *record.Record {
-	return gameRecord(l.game, l.info, l.takeovers, l.over, l.srv.cfg.SigningKey)
+	return gameRecord(l.game, l.info, l.takeovers, termination(l.last), l.over, l.srv.cfg.SigningKey)
 }
 
 // decider returns the seat that decides now and its index, or -1 if no one
 // does (the game is over or awaits its roll).
 func (l *live) decider() (rules.Seat, int) {
-	if l.game.Finished() {
+	if l.game.Finished() || l.ended() {
 		return rules.NoSeat, -1
 	}
 	p := l.game.Position()

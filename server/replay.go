@@ -21,6 +21,7 @@ type replayed struct {
 	last    *Event // nil before the first event
 
 	takeovers []takeover // the seats bots took, in order
+	moved     []bool     // each seat has played an action of its holder's
 }
 
 // replay rebuilds a game from its stored table and events: the dice are
@@ -43,8 +44,8 @@ func replay(info *store.Game, events []store.Event) (*replayed, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s: start: %w", info.ID, err)
 	}
-	r := &replayed{info: cloneGame(info), game: rules.NewGameFrom(start, seed)}
-	var set settings
+	r := &replayed{info: cloneGame(info), game: rules.NewGameFrom(start, seed), moved: make([]bool, len(info.Seats))}
+	set := settings{Table: Table{Help: true}} // games from before Help had it
 	if err := json.Unmarshal(info.Settings, &set); err != nil {
 		return nil, fmt.Errorf("game %s: settings: %w", info.ID, err)
 	}
@@ -79,6 +80,9 @@ func (r *replayed) apply(se store.Event) error {
 	case KindAction:
 		if err := r.game.PlayString(e.Action); err != nil {
 			return err
+		}
+		if s, ok := seatNamed(pr, e.Seat); ok && e.By == ByPlayer && seatIndex(pr, s) < len(r.moved) {
+			r.moved[seatIndex(pr, s)] = true
 		}
 	case KindSeat:
 		s, ok := seatNamed(pr, e.Seat)

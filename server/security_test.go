@@ -128,7 +128,7 @@ func TestRejected(t *testing.T) {
 			tb.south.wantErrorMsg(server.EINVALID)
 		}},
 		{"unknown message kind", func(t *testing.T, tb *table) {
-			tb.south.send(map[string]string{"kind": "resign"})
+			tb.south.send(map[string]string{"kind": "surrender"})
 			tb.south.wantErrorMsg(server.EINVALID)
 		}},
 		{"wrong content type", func(t *testing.T, tb *table) {

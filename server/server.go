@@ -40,6 +40,7 @@ type Server struct {
 	health      health    // the heartbeat and the games' writes (health.go)
 	heldSince   time.Time // when this server began to hold the games (downtime.go)
 	damagedSeen sync.Map  // the ids of the damaged games logged already (damage.go)
+	help        helpIndex // the live positions of the games without engine help (help.go)
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
@@ -346,6 +347,7 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 	if err != nil {
 		return nil, err
 	}
+	table.Help = ng.Help == nil || *ng.Help
 	return s.open(ctx, &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts}, client)
 }
 

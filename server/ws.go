@@ -305,10 +305,6 @@ func (c *wsConn) handle(ctx context.Context, data []byte) {
 		c.sendError(ctx, Errorf(EINVALID, "malformed JSON message: %v", err), "")
 		return
 	}
-	if m.Kind != "action" {
-		c.sendError(ctx, Errorf(EINVALID, "unknown message kind %q: want \"action\"", m.Kind), m.Action)
-		return
-	}
 	if err := m.check(); err != nil {
 		c.sendError(ctx, err, m.Action)
 		return
