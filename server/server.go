@@ -41,6 +41,7 @@ type Server struct {
 	heldSince   time.Time // when this server began to hold the games (downtime.go)
 	damagedSeen sync.Map  // the ids of the damaged games logged already (damage.go)
 	help        helpIndex // the live positions of the games without engine help (help.go)
+	rematches   rematches // the rematch offers of finished games (rematch.go)
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
@@ -134,6 +135,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.mu.Unlock()
+	s.rematches.close()
 	s.cancel()
 	done := make(chan struct{})
 	go func() {
@@ -440,6 +442,7 @@ func (s *Server) sweep() {
 		case now := <-t.C:
 			s.budgets.sweep(now)
 			s.memory.Trim()
+			s.rematches.sweep(s)
 		}
 	}
 }
