@@ -35,7 +35,7 @@ var serveCommand = &command{
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
                        [--bot-time D] [--bot-workers N] [--bot-memory SIZE] [--max-bot-games N]
                        [--max-bot-games-per-client N] [--max-games-per-client N] [--grace D]
-                       [--max-grace D] [--idle-limit D] [--trusted-proxies CIDRS]
+                       [--max-grace D] [--idle-limit D] [--rematch-wait D] [--trusted-proxies CIDRS]
                        [--request-rate N] [--costly-rate N] [--retry-max D] [--log-level LEVEL]
                        [--log-json]
 
@@ -93,6 +93,8 @@ Flags:
 	--max-grace D      the longest such time a new game may ask for (default 1h)
 	--idle-limit D     the time a connected player's decision in an untimed game may
 	                   stay open before a bot takes the seat (default 10m)
+	--rematch-wait D   how long a finished game's rematch offer waits for its
+	                   players' answers (default 2m)
 	--trusted-proxies CIDRS
 	                   the reverse proxies whose X-Forwarded-For is believed, as
 	                   addresses or CIDR prefixes separated by commas, such as
@@ -135,6 +137,7 @@ func runServe(e *env, args []string) error {
 	maxGrace := fs.Duration("max-grace", time.Hour, "")
 	idleLimit := fs.Duration("idle-limit", 10*time.Minute, "")
 	retryMax := fs.Duration("retry-max", 10*time.Second, "")
+	rematchWait := fs.Duration("rematch-wait", 2*time.Minute, "")
 	var proxies []netip.Prefix
 	fs.Func("trusted-proxies", "", func(s string) error {
 		ps, err := server.ParseTrustedProxies(s)
@@ -154,8 +157,8 @@ func runServe(e *env, args []string) error {
 	if *requestRate <= 0 || *costlyRate <= 0 {
 		return usageError("--request-rate %g, --costly-rate %g: want rates above 0", *requestRate, *costlyRate)
 	}
-	if *idleLimit <= 0 || *retryMax <= 0 {
-		return usageError("--idle-limit %v, --retry-max %v: want durations above 0", *idleLimit, *retryMax)
+	if *idleLimit <= 0 || *retryMax <= 0 || *rematchWait <= 0 {
+		return usageError("--idle-limit %v, --retry-max %v, --rematch-wait %v: want durations above 0", *idleLimit, *retryMax, *rematchWait)
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -184,6 +187,7 @@ func runServe(e *env, args []string) error {
 		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
 		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace, IdleLimit: *idleLimit,
 		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax,
+		RematchWait: *rematchWait,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
