@@ -8,6 +8,7 @@
 //	                         in Markdown and in HTML (rendered by goldmark)
 //	GET  /web/players        the seat menus' choices, each with how it plays
 //	POST /web/analyze        the strong bot's best action, line and expected scores
+//	                         (refused for the live position of a game without engine help)
 //	POST /web/verify         check a game record: dice, moves, result and signature
 //
 // The pages talk to the game server's API (/api/..., docs/api.md) from the
@@ -25,5 +26,8 @@
 // dark colour scheme (static/css/theme.css), and a game can be played with
 // the keyboard alone, each square and move said in a live region
 // (static/js/keyboard.js); the browser tests run axe-core's accessibility
-// rules on every page (scripts/axe.sh installs them).
+// rules on every page (scripts/axe.sh installs them). A creator's page
+// holds only its own seats and shows its friends' invite links
+// (invites.js); resign and abort are confirmed in a dialog (leave.js,
+// confirm.js); the game-over card carries the rematch (rematch.js).
 package web

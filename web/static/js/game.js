@@ -317,6 +317,9 @@ class GamePage {
     this.invites.render(this.seats, this.status === 'live');
     this.leave.render({ status: this.status, seats: this.seats, held: this.held, moved: this.moved, toAct: this.toAct, actions: this.actions });
     this.renderHelp();
+    // Over, the sockets stay open for the rematch: say it is finished.
+    const net = byId('net');
+    if (this.status !== 'live' && net.dataset.state === 'open') net.textContent = 'Finished';
     if (this.analysis.on) this.analysis.update(this.posText);
     document.body.dataset.status = this.status;
     document.body.dataset.toAct = this.toAct;
