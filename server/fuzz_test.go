@@ -67,6 +67,10 @@ func FuzzCreateGame(f *testing.F) {
 		`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": -1}`,
 		`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "abandon_ms": 9223372036854775807}`,
 		"\xff\xfe",
+		`{"seats": ["human", "human", "bot:1", "bot:1"], "host_seats": ["West"], "help": false}`,
+		`{"seats": ["human", "human", "bot:1", "bot:1"], "host_seats": ["North"]}`,
+		`{"seats": ["human", "human", "bot:1", "bot:1"], "host_seats": "South"}`,
+		`{"seats": ["human", "human", "bot:1", "bot:1"], "host_seats": [], "help": "no"}`,
 	} {
 		f.Add(s)
 	}
