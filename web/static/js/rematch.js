@@ -76,7 +76,7 @@ export class RematchPanel {
             h('button', { type: 'button', id: 'rematch', class: 'primary', disabled: this.busy, onclick: () => this.answer('offer', rotate.checked) }, 'Rematch'),
             h('label', { class: 'check', for: 'rematch-rotate' }, rotate, ' Rotate seats')),
           h('p', { class: 'small muted' }, 'The other players are asked. Each keeps their seat (or, rotated, moves one seat on); bots play the seats of those who do not accept.'));
-      } else if (!r) {
+      } else if (!r && this.seats.some((s) => s.player === 'human')) {
         rows.push(h('p', { class: 'small muted', id: 'rematch-status' }, 'If the players agree on a rematch, it shows here.'));
       }
       replace(this.el, ...rows);
