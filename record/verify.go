@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Proof is what Verify proved of a record.
@@ -13,6 +14,21 @@ type Proof struct {
 	Rolls  int    // the rolls checked against the seed; 0 in diceless presets
 	Seed   string // the revealed seed; "" in diceless presets
 	Signer string // the public key whose signature was checked; "" if no key was given
+	// Termination is the Termination tag of a game ended outside the rules
+	// (aborted): its record proves its dice and moves, and that it has no
+	// result; "" for a game the rules ended.
+	Termination string
+}
+
+// TerminationTag is the tag of a game that did not end by the rules: its
+// value starts with "aborted" for a game called off before it began for
+// everyone, whose Result is "*" (docs/notation.md, section 5.2).
+const TerminationTag = "Termination"
+
+// aborted reports whether a Termination tag's value says the game was
+// aborted.
+func aborted(term string) bool {
+	return term == "aborted" || strings.HasPrefix(term, "aborted ")
 }
 
 // Verify checks everything a record can prove, in this order, and returns
@@ -22,7 +38,9 @@ type Proof struct {
 //     commitment, and every roll is the seed's (VerifyDice);
 //  2. every turn and action is legal, in order (Replay);
 //  3. the Result tag is present and is the replayed game's result;
-//  4. the game is over, so that the result is final;
+//  4. the game is over, so that the result is final; or, for a game its
+//     Termination tag says was aborted, that it is not over and its
+//     Result is "*": its record is valid, and proves no result;
 //  5. with a key (not nil): the Signature tag is key's signature of the
 //     record (CheckSignature).
 //
@@ -62,7 +80,15 @@ func (r *Record) Verify(key ed25519.PublicKey) (*Proof, error) {
 	if !ok {
 		return nil, &Error{Game: r.src.game, Tag: "Result", Err: fmt.Errorf("no Result tag after %d turns: a record must state its result", len(r.Turns))}
 	}
-	if !g.Finished() {
+	term, hasTerm := r.Tags.Get(TerminationTag)
+	switch {
+	case hasTerm && !aborted(term):
+		return nil, r.tagError(TerminationTag, term, errors.New(`unknown termination: want "aborted" or "aborted by SEAT"`))
+	case hasTerm && g.Finished():
+		return nil, r.tagError(TerminationTag, term, fmt.Errorf("the game is over after %d turns by the rules: it was not aborted", len(r.Turns)))
+	case hasTerm:
+		p.Termination = term
+	case !g.Finished():
 		return nil, r.tagError("Result", result, fmt.Errorf("the game is not over after %d turns: only a finished game's record proves its result", len(r.Turns)))
 	}
 	p.Result = result

@@ -253,3 +253,53 @@ func TestSignedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyAborted checks the record of a game aborted in its first
+// round: its dice, moves and signature are proved, and the proof says it
+// has no result; a Termination tag cannot pass off a game the rules ended,
+// nor a termination the notation does not know.
+func TestVerifyAborted(t *testing.T) {
+	signed := genuine(t)
+	abort := func(term string, turns int) *record.Record {
+		c := clone(signed)
+		c.Turns = c.Turns[:turns]
+		c.Tags.Set("Result", "*")
+		c.Tags.Set(record.TerminationTag, term)
+		c.Sign(testKey)
+		return c
+	}
+	p, err := abort("aborted by West", 3).Verify(testPublic)
+	if err != nil {
+		t.Fatalf("an aborted game's record: %v", err)
+	}
+	if p.Termination != "aborted by West" || p.Result != "*" || p.Turns != 3 || p.Rolls != 3 || p.Signer == "" {
+		t.Errorf("proof %+v: want 3 turns and rolls proved, aborted by West, no result, signed", p)
+	}
+	if _, err := abort("aborted", 1).Verify(nil); err != nil {
+		t.Errorf("a game aborted after one turn: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		rec  *record.Record
+		want string
+	}{
+		{"a game the rules ended, said to be aborted", func() *record.Record {
+			c := clone(signed)
+			c.Tags.Set(record.TerminationTag, "aborted by South")
+			return c
+		}(), `tag Termination "aborted by South": the game is over after`},
+		{"an unknown termination", abort("resigned by North", 3), `tag Termination "resigned by North": unknown termination`},
+		{"an aborted game with a result", func() *record.Record {
+			c := abort("aborted", 3)
+			c.Tags.Set("Result", "0,0,0,0")
+			return c
+		}(), `tag Result "0,0,0,0"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.rec.Verify(nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Verify: %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}

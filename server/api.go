@@ -20,8 +20,9 @@ import (
 // Message is a client's message: an action sent over a WebSocket, or the
 // body of POST /api/games/{id}/actions.
 type Message struct {
-	// Kind is "action" (the only kind a WebSocket client sends; it may be
-	// left out in the body of POST .../actions).
+	// Kind is "action" (which may be left out in the body of POST
+	// .../actions), or "resign" or "abort" (resign.go), which have no
+	// Action or Seq.
 	Kind string `json:"kind,omitempty"`
 	// Action is the action in notation: "d2d3", "pass", "retire".
 	Action string `json:"action"`
@@ -31,8 +32,18 @@ type Message struct {
 }
 
 // check refuses what no game could take, before the game's loop sees it:
-// an event number below 0 is malformed (EINVALID), not stale.
+// an unknown kind, an event number below 0 (malformed, EINVALID, not
+// stale), a resign or abort with an action.
 func (m *Message) check() error {
+	switch m.Kind {
+	case "action":
+	case KindResign, KindAbort:
+		if m.Action != "" || m.Seq != 0 {
+			return Errorf(EINVALID, "a %s message has no action and no seq", m.Kind)
+		}
+	default:
+		return Errorf(EINVALID, "unknown message kind %q: want \"action\", \"resign\" or \"abort\"", m.Kind)
+	}
 	if m.Seq < 0 {
 		return Errorf(EINVALID, "seq %d: want the number of an event, from 1 (or 0 for none)", m.Seq)
 	}
@@ -286,7 +297,7 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 	}
 	var hashes [][]byte
 	if l != nil {
-		hashes = l.hashes
+		hashes = l.tokenHashes()
 	} else {
 		hashes = tokenHashes(info.Seats)
 	}
@@ -304,9 +315,8 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if m.Kind != "" && m.Kind != "action" {
-		s.fail(w, r, Errorf(EINVALID, "kind %q: want \"action\" or none", m.Kind))
-		return
+	if m.Kind == "" {
+		m.Kind = "action"
 	}
 	if err := m.check(); err != nil {
 		s.fail(w, r, err)
@@ -320,11 +330,20 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, l.state.Load())
 }
 
-// act hands a holder's action to the game's loop and waits for the
-// verdict.
+// act hands a holder's message (an action, a resign or an abort) to the
+// game's loop and waits for the verdict.
 func (s *Server) act(ctx context.Context, l *live, seat int, m *Message) error {
 	var verdict error
-	err := l.call(ctx, func() { verdict = l.act(seat, m.Action, m.Seq) })
+	err := l.call(ctx, func() {
+		switch m.Kind {
+		case KindResign:
+			verdict = l.resign(seat)
+		case KindAbort:
+			verdict = l.abort(seat)
+		default:
+			verdict = l.act(seat, m.Action, m.Seq)
+		}
+	})
 	if errors.Is(err, errGone) {
 		if s.shuttingDown() {
 			return Errorf(EUNAVAILABLE, "the server is shutting down; try again after it restarts")

@@ -161,8 +161,9 @@ func (l *live) expire(now time.Time) {
 }
 
 // takeOver gives seat i to the table's takeover bot for the rest of the
-// game.
-func (l *live) takeOver(i int, reason string, now time.Time) {
+// game. If the store fails, the seat stays its holder's (the game reloads
+// and tries again later).
+func (l *live) takeOver(i int, reason string, now time.Time) error {
 	seat := l.pr.Seats()[i]
 	player := botPrefix + l.table.Takeover
 	t := newTakeover(l.game, seat, l.info.Seats[i].Player, player, reason)
@@ -171,7 +172,7 @@ func (l *live) takeOver(i int, reason string, now time.Time) {
 	e := &Event{Kind: KindSeat, At: now, Seat: seat.String(), Player: player, Reason: reason}
 	l.describe(e, now)
 	if err := l.commit([]*Event{e}); err != nil {
-		return // reloaded: the seat is the human's again, until the retry
+		return err // reloaded: the seat is the human's again, until the retry
 	}
 	l.takeovers = append(l.takeovers, t)
 	l.srv.log.Info("bot takes seat", "game", l.id, "seat", seat.String(), "bot", player, "reason", reason)
@@ -184,4 +185,5 @@ func (l *live) takeOver(i int, reason string, now time.Time) {
 		// The seat event is saved, and it is what a reload goes by.
 		l.srv.storeFailed(opSeat, "updating seat", l.id, err)
 	}
+	return nil
 }

@@ -149,6 +149,16 @@ type Config struct {
 	// with how many times it happened since (default 10s).
 	RepeatLog time.Duration
 
+	// RematchWait is how long a rematch offer waits for the players'
+	// answers before it lapses (default 2m), and how long a settled one is
+	// kept for its players to fetch their new tokens.
+	RematchWait time.Duration
+	// MaxRematches caps the finished games whose rematch the server keeps
+	// at once, offered or followed (default 10000): over it, an offer is
+	// refused (EUNAVAILABLE) and a finished game's WebSocket closes at the
+	// end as it would without ?rematch=1.
+	MaxRematches int
+
 	// MaxLiveGames caps the games live at once (default 10000).
 	MaxLiveGames int
 	// Recent is how many games GET /api/games lists by default (default 50).
@@ -184,6 +194,7 @@ func (c Config) withDefaults() Config {
 	def(&c.Heartbeat, time.Second)
 	def(&c.ReadyTimeout, 2*time.Second)
 	def(&c.RepeatLog, 10*time.Second)
+	def(&c.RematchWait, 2*time.Minute)
 	c.RetryMax = max(c.RetryMax, c.RetryMin)
 	defInt(&c.BotWorkers, runtime.NumCPU())
 	defInt(&c.MaxBotGames, 100)
@@ -199,6 +210,7 @@ func (c Config) withDefaults() Config {
 	defInt(&c.Buffer, 256)
 	defInt(&c.MaxConnsPerAddr, 1000)
 	defInt(&c.MaxLiveGames, 10000)
+	defInt(&c.MaxRematches, 10000)
 	defInt(&c.Recent, 50)
 	if c.MaxMessage <= 0 {
 		c.MaxMessage = 4 << 10

@@ -34,6 +34,14 @@
 // (repeats.go). A finished game's record is built once, when it ends, and
 // kept in the store (records.go).
 //
+// Seats belong to people (claim.go): the creator holds the seats it names,
+// and every other human seat has a one-time invite that one client claims
+// for the seat's token. A table may turn engine help off, which package
+// web asks about through HelpOff (help.go). A player may resign or, in the
+// first round, abort the game (resign.go); once a game is over its
+// players may agree on a rematch, kept in memory per finished game and
+// carried by the game's WebSockets opened with ?rematch=1 (rematch.go).
+//
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETOOLARGE,
 // ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in

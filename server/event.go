@@ -156,6 +156,9 @@ type SeatInfo struct {
 	Player string `json:"player"`           // "human" or "bot:SPEC"
 	Name   string `json:"name,omitempty"`   // the player's name, if given
 	Online *bool  `json:"online,omitempty"` // a human seat's holder is connected (live games, GET only)
+	// Invited is true for a human seat that waits for its player to claim
+	// it with its invite (live games, GET only).
+	Invited bool `json:"invited,omitempty"`
 }
 
 // describe fills in the game after an event: the position, who is to act,

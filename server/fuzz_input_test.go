@@ -13,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/chaturaji/chaturaji/internal/strictjson"
 	"github.com/chaturaji/chaturaji/server"
 )
 
@@ -37,6 +38,14 @@ func legalAction(body []byte, before *server.State) bool {
 	return ok && slices.Contains(before.Actions, a)
 }
 
+// leaves reports whether a message is a resign or an abort the server
+// would take: the fuzz tests leave those to TestResign and TestAbort, so
+// that the game they share goes on.
+func leaves(body []byte) bool {
+	var m server.Message
+	return strictjson.Decode(body, &m) == nil && (m.Kind == server.KindResign || m.Kind == server.KindAbort) && m.Action == "" && m.Seq == 0
+}
+
 // FuzzActionBody sends any body to POST .../actions for the seat to act:
 // the server either plays the legal action the body names, or refuses
 // with a JSON error and leaves the game as it was.
@@ -44,17 +53,20 @@ func FuzzActionBody(f *testing.F) {
 	for _, s := range []string{
 		`{"action": "pass"}`, `{"kind": "action", "action": "d1e1", "seq": 2}`, `{"action": "d2d3", "seq": -1}`,
 		`{"ACTION": "pass"}`, `{"action": "h8h1", "action": "pass"}`, "{\"action\": \"pass\xff\"}", `{"action": "\ud800"}`,
-		`{"action": null}`, `{"action": 5}`, `[]`, `{} {}`, `{"kind": "resign"}`, `{"seq": 1e400}`, ``,
+		`{"action": null}`, `{"action": 5}`, `[]`, `{} {}`, `{"kind": "resign", "action": "pass"}`, `{"kind": "surrender"}`, `{"seq": 1e400}`, ``,
 	} {
 		f.Add(s)
 	}
 	fts := newTestServer(f, testConfig(), nil)
-	g := fts.create(`{"seats": ["human", "human", "human", "human"], "auto_pass": false}`)
+	g := fts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "auto_pass": false}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		ts := fts.with(t)
 		before := ts.state(g.ID)
 		if before.Status != "live" {
 			t.Skip("the game is over")
+		}
+		if leaves([]byte(body)) {
+			t.Skip("a resign or an abort: TestResign and TestAbort")
 		}
 		status, b := ts.request("POST", "/api/games/"+g.ID+"/actions", tokenToAct(g, before), body)
 		after := ts.state(g.ID)
@@ -76,18 +88,21 @@ func FuzzWebSocketMessage(f *testing.F) {
 	for _, s := range []string{
 		`{"kind": "action", "action": "pass"}`, `{"kind": "action", "action": "d1e1", "seq": 2}`,
 		`{"kind": "action", "action": "d2d3", "seq": -1}`, `{"Kind": "action", "action": "pass"}`,
-		`{"kind": "action", "kind": "resign", "action": "pass"}`, "{\"kind\": \"action\", \"action\": \"\xc3\"}",
+		`{"kind": "action", "kind": "resign", "action": "pass"}`, `{"kind": "abort", "seq": 3}`, "{\"kind\": \"action\", \"action\": \"\xc3\"}",
 		`{"action": "pass"}`, `{"kind": "hello"}`, `[]`, `null`, ``, `{"kind": "action", "action": "pass"} {}`,
 	} {
 		f.Add([]byte(s))
 	}
 	fts := newTestServer(f, testConfig(), nil)
-	g := fts.create(`{"seats": ["human", "human", "human", "human"], "auto_pass": false}`)
+	g := fts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "auto_pass": false}`)
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		ts := fts.with(t)
 		before := ts.state(g.ID)
 		if before.Status != "live" {
 			t.Skip("the game is over")
+		}
+		if leaves(msg) {
+			t.Skip("a resign or an abort: TestResign and TestAbort")
 		}
 		c := ts.dial(g.ID, tokenToAct(g, before), before.Seq)
 		defer c.conn.CloseNow()
@@ -124,7 +139,7 @@ func FuzzQuery(f *testing.F) {
 		}
 	}
 	fts := newTestServer(f, testConfig(), nil)
-	g := fts.create(`{"seats": ["human", "bot:random", "human", "bot:greedy"]}`)
+	g := fts.create(`{"seats": ["human", "bot:random", "human", "bot:greedy"], "host_seats": ["South", "North"]}`)
 	paths := []string{"/api/games", "/api/records", "/api/games/" + g.ID + "/events", "/api/games/" + g.ID + "/record", "/api/games/" + g.ID}
 	f.Fuzz(func(t *testing.T, which uint8, query string) {
 		ts := fts.with(t)

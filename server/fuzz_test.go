@@ -56,17 +56,21 @@ func FuzzCreateGame(f *testing.F) {
 		fourHumans,
 		`{"rules": "chaturanga-2p", "seats": ["human", "bot:random"]}`,
 		`{"rules": "chaturaji+ranks+dice=2cube", "seats": ["human", "bot:greedy", "bot:1", "human"], "turn_ms": 5000, "on_timeout": "bot"}`,
-		`{"rules": "chaturaji+foo", "seats": ["human", "human", "human", "human"]}`,
+		`{"rules": "chaturaji+foo", "seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"]}`,
 		`{"seats": ["human"]}`,
 		`{"seats": ["bot:nope", "human", "human", "human"]}`,
-		`{"seats": ["human", "human", "human", "human"], "names": ["` + string(make([]byte, 100)) + `"]}`,
+		`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "names": ["` + string(make([]byte, 100)) + `"]}`,
 		`{"seats": null}`,
 		`[]`,
 		`{"rules": 7}`,
 		`{} {}`,
-		`{"seats": ["human", "human", "human", "human"], "turn_ms": -1}`,
-		`{"seats": ["human", "human", "human", "human"], "abandon_ms": 9223372036854775807}`,
+		`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": -1}`,
+		`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "abandon_ms": 9223372036854775807}`,
 		"\xff\xfe",
+		`{"seats": ["human", "human", "bot:1", "bot:1"], "host_seats": ["West"], "help": false}`,
+		`{"seats": ["human", "human", "bot:1", "bot:1"], "host_seats": ["North"]}`,
+		`{"seats": ["human", "human", "bot:1", "bot:1"], "host_seats": "South"}`,
+		`{"seats": ["human", "human", "bot:1", "bot:1"], "host_seats": [], "help": "no"}`,
 	} {
 		f.Add(s)
 	}
@@ -106,7 +110,7 @@ func FuzzAction(f *testing.F) {
 	f.Add("d2d3", int64(2))
 	f.Add("d2d3", int64(-5))
 	fts := newTestServer(f, testConfig(), nil)
-	g := fts.create(`{"seats": ["human", "human", "human", "human"], "auto_pass": false}`)
+	g := fts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "auto_pass": false}`)
 	f.Fuzz(func(t *testing.T, action string, seq int64) {
 		ts := fts.with(t)
 		before := ts.state(g.ID)

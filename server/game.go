@@ -27,7 +27,8 @@ type live struct {
 	srv    *Server
 	id     string
 	pr     *rules.Preset
-	hashes [][]byte // the seats' token hashes; never change
+	hashes atomic.Pointer[[][]byte] // the seats' token hashes, set anew when a seat is claimed (tokenHashes)
+	hosts  []int                    // the seats whose tokens the creator took; never change
 
 	cmds  chan func()
 	quit  chan struct{} // closed by Shutdown
@@ -62,6 +63,8 @@ type live struct {
 	botTimer  *time.Timer        // plays a bot's chosen action when the table's bot delay is over
 	over      bool               // the end event is saved and the game marked finished
 	takeovers []takeover         // the seats bots took, for the record
+	moved     []bool             // each seat has played an action of its holder's (abort)
+	helpKey   string             // where the game stands in the server's index of positions without help; "" if nowhere
 }
 
 // newLive makes the live game of a replayed one; run starts its loop.
@@ -71,7 +74,7 @@ func newLive(s *Server, r *replayed) *live {
 		srv:       s,
 		id:        r.info.ID,
 		pr:        r.game.Preset(),
-		hashes:    tokenHashes(r.info.Seats),
+		hosts:     r.hosts,
 		creator:   r.creator,
 		cmds:      make(chan func(), 64),
 		quit:      make(chan struct{}),
@@ -88,12 +91,22 @@ func newLive(s *Server, r *replayed) *live {
 		bots:      make([]*bot, n),
 		thinking:  -1,
 		takeovers: r.takeovers,
+		moved:     r.moved,
+	}
+	if l.moved == nil {
+		l.moved = make([]bool, n)
 	}
 	if r.last != nil {
 		l.updated = r.last.At
 	}
 	l.snapshot()
 	return l
+}
+
+// tokenHashes returns the seats' token hashes as they are now, for
+// readers outside the loop; nil for a bot and for a seat nobody claimed.
+func (l *live) tokenHashes() [][]byte {
+	return *l.hashes.Load()
 }
 
 // run is the game's loop.
@@ -124,6 +137,7 @@ func (l *live) exit() {
 		l.timer.Stop()
 	}
 	l.cancelBot()
+	l.indexHelp(true)
 	l.srv.remove(l)
 	close(l.done)
 }
@@ -167,6 +181,10 @@ func (l *live) resume() {
 	now := stamp()
 	l.turnStart, l.active = now, now
 	l.retryAt = time.Time{}
+	if l.ended() { // saved, but not yet marked finished
+		l.finish()
+		return
+	}
 	var evs []*Event
 	if l.seq == 0 {
 		evs = append(evs, l.startEvent(now))
@@ -176,10 +194,6 @@ func (l *live) resume() {
 	}
 	evs = l.advance(evs, now)
 	if len(evs) == 0 {
-		if l.last != nil && l.last.Kind == KindEnd { // saved, but not yet marked finished
-			l.finish()
-			return
-		}
 		l.settle(now)
 		return
 	}
@@ -281,7 +295,7 @@ func (l *live) deadlineAt(now time.Time) time.Time {
 // it saw), there is time left, and the action is legal. A refused action
 // changes nothing.
 func (l *live) act(i int, text string, seq int64) error {
-	if l.over {
+	if l.over || l.ended() {
 		return Errorf(ECONFLICT, "the game is over")
 	}
 	if l.stale {
@@ -342,6 +356,9 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 	err := l.commit(l.advance([]*Event{e}, now))
 	if err == nil {
 		l.srv.metrics.actions.Inc()
+		if by == ByPlayer {
+			l.moved[seatIndex(l.pr, seat)] = true
+		}
 	}
 	return err
 }
@@ -423,24 +440,27 @@ func (l *live) settle(now time.Time) {
 
 // snapshot publishes the game's state for readers outside the loop.
 func (l *live) snapshot() {
+	hashes := tokenHashes(l.info.Seats)
+	l.hashes.Store(&hashes)
 	online := make([]bool, len(l.online))
 	for i, n := range l.online {
 		online[i] = n > 0
 	}
 	l.state.Store(newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated))
 	l.botsAlone.Store(botsAlone(l.info.Seats))
+	l.indexHelp(false)
 }
 
 // record returns the game's record; the seed is left out while the game
 // goes on, and once it is over the server signs it.
 func (l *live) record() *record.Record {
-	return gameRecord(l.game, l.info, l.takeovers, l.over, l.srv.cfg.SigningKey)
+	return gameRecord(l.game, l.info, l.takeovers, termination(l.last), l.over, l.srv.cfg.SigningKey)
 }
 
 // decider returns the seat that decides now and its index, or -1 if no one
 // does (the game is over or awaits its roll).
 func (l *live) decider() (rules.Seat, int) {
-	if l.game.Finished() {
+	if l.game.Finished() || l.ended() {
 		return rules.NoSeat, -1
 	}
 	p := l.game.Position()

@@ -12,7 +12,7 @@ import (
 	"github.com/chaturaji/chaturaji/server"
 )
 
-const fourHumans = `{"rules": "chaturaji", "seats": ["human", "human", "human", "human"], "names": ["ann", "bob", "cy", "di"]}`
+const fourHumans = `{"rules": "chaturaji", "seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "names": ["ann", "bob", "cy", "di"]}`
 
 // TestFullGame plays a whole game with four scripted WebSocket clients and
 // a spectator, and checks that everyone saw the same events, that the state

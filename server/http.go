@@ -110,6 +110,10 @@ func (s *Server) routes() {
 	handle("GET /api/key", General, http.HandlerFunc(s.handleKey))
 	handle("GET /api/games/{id}/events", General, http.HandlerFunc(s.handleEvents))
 	handle("POST /api/games/{id}/actions", General, http.HandlerFunc(s.handleAction))
+	handle("POST /api/games/{id}/claim", General, http.HandlerFunc(s.handleClaim))
+	handle("POST /api/games/{id}/invites", General, http.HandlerFunc(s.handleInvites))
+	handle("POST /api/games/{id}/rematch", Costly, http.HandlerFunc(s.handleRematch)) // may create a game
+	handle("GET /api/games/{id}/rematch", General, http.HandlerFunc(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
 	for _, catchAll := range apiCatchAlls {

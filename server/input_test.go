@@ -58,10 +58,10 @@ func TestStrictNewGame(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
 	for _, c := range []struct{ body, want string }{
 		{`{"SEATS": ["human", "human", "human", "human"]}`, `unknown field "SEATS"`},
-		{`{"seats": ["human", "human", "human", "human"], "Turn_MS": 5000}`, `unknown field "Turn_MS"`},
-		{`{"seats": ["human", "human", "human", "human"], "seats": ["human", "human", "human", "bot:1"]}`, `key "seats" given twice`},
+		{`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "Turn_MS": 5000}`, `unknown field "Turn_MS"`},
+		{`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "seats": ["human", "human", "human", "bot:1"]}`, `key "seats" given twice`},
 		{"{\"seats\": [\"human\", \"human\", \"human\", \"human\"], \"names\": [\"ann\", \"b\xe9b\"]}", `names[1]: not valid UTF-8`},
-		{`{"seats": ["human", "human", "human", "human"], "names": ["\udc00"]}`, `names[0]: a lone surrogate`},
+		{`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "names": ["\udc00"]}`, `names[0]: a lone surrogate`},
 		{`{"seats": ["human", "bot:strong?material=NaN", "human", "human"]}`, `material="NaN"`},
 		{`{"seats": ["human", "bot:strong?temp=Inf", "human", "human"]}`, `temp="Inf"`},
 	} {

@@ -202,7 +202,7 @@ func (ts *testServer) playThenTimeOut(id string, tokens map[string]string, rng *
 func TestTakeoverInRecord(t *testing.T) {
 	path := t.TempDir() + "/games.db"
 	ts := newTestServer(t, testConfig(), openStore(t, path))
-	g := ts.create(`{"seats": ["human", "human", "human", "human"], "names": ["Ann", "", "Bo", ""], "turn_ms": 1000, "on_timeout": "bot", "takeover": "random", "auto_pass": false}`)
+	g := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "names": ["Ann", "", "Bo", ""], "turn_ms": 1000, "on_timeout": "bot", "takeover": "random", "auto_pass": false}`)
 	tokens := tokensOf(g)
 	rng := rand.New(rand.NewPCG(11, 12))
 	const played = 5 // turns, of one action each in this preset
@@ -244,7 +244,7 @@ func TestTakeoverInRecord(t *testing.T) {
 // no roll opens a turn group: the bot's first action opens the next one.
 func TestTakeoverDiceless(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
-	g := ts.create(`{"rules": "chaturanga-2p", "seats": ["human", "human"], "turn_ms": 1000, "on_timeout": "bot", "takeover": "random"}`)
+	g := ts.create(`{"rules": "chaturanga-2p", "seats": ["human", "human"], "host_seats": ["South", "North"], "turn_ms": 1000, "on_timeout": "bot", "takeover": "random"}`)
 	const played = 3
 	late := ts.playThenTimeOut(g.ID, tokensOf(g), rand.New(rand.NewPCG(13, 14)), played)
 	r := ts.record(g.ID)
@@ -260,7 +260,7 @@ func TestTakeoverDiceless(t *testing.T) {
 // past the grace.
 func TestConnectedNotAbandoned(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
-	g := ts.create(`{"seats": ["human", "human", "human", "human"], "abandon_ms": 100, "auto_pass": false}`)
+	g := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "abandon_ms": 100, "auto_pass": false}`)
 	for _, s := range g.Seats {
 		ts.dial(g.ID, s.Token, 0)
 	}
@@ -307,7 +307,7 @@ func TestTimeout(t *testing.T) {
 		})
 	})
 	t.Run("in time", func(t *testing.T) {
-		g := ts.create(`{"seats": ["human", "human", "human", "human"], "turn_ms": 5000, "auto_pass": false}`)
+		g := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": 5000, "auto_pass": false}`)
 		st := ts.state(g.ID)
 		status, body := ts.request("POST", "/api/games/"+g.ID+"/actions", g.Seats[0].Token, `{"action": "`+st.Actions[0]+`"}`)
 		if status != http.StatusOK {
@@ -325,7 +325,7 @@ func TestRestart(t *testing.T) {
 	ts := newTestServer(t, testConfig(), openStore(t, path))
 	humans := ts.create(fourHumans)
 	tokens := tokensOf(humans)
-	timed := ts.create(`{"seats": ["human", "human", "human", "human"], "turn_ms": 1500, "auto_pass": false}`)
+	timed := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": 1500, "auto_pass": false}`)
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 15 {
 		ts.step(humans.ID, tokens, rng)

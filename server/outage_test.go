@@ -92,7 +92,7 @@ func TestDatabaseOutage(t *testing.T) {
 	cfg.BotTime = 100 * time.Millisecond
 	ts := newTestServer(t, cfg, st)
 	bots := ts.create(`{"seats": ["bot:strong", "bot:strong", "bot:strong", "bot:strong"]}`)
-	timed := ts.create(`{"seats": ["human", "human", "human", "human"], "turn_ms": 100, "auto_pass": false}`)
+	timed := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": 100, "auto_pass": false}`)
 	games := []string{bots.ID, timed.ID}
 	for _, id := range games {
 		ts.waitState(id, 30*time.Second, func(s *server.State) bool { return s.Seq >= 6 })
@@ -177,7 +177,7 @@ func TestFullDisk(t *testing.T) {
 	const n = 20
 	var ids []string
 	for range n {
-		g := ts.create(`{"seats": ["human", "human", "human", "human"], "turn_ms": 50, "auto_pass": false}`)
+		g := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": 50, "auto_pass": false}`)
 		ids = append(ids, g.ID)
 	}
 	for _, id := range ids {

@@ -42,13 +42,14 @@ func TestEveryPresetPlays(t *testing.T) {
 				t.Fatal(err)
 			}
 			seats := make([]string, pr.NumSeats())
-			for i := range seats {
-				seats[i] = `"human"`
+			hosts := make([]string, pr.NumSeats())
+			for i, s := range pr.Seats() {
+				seats[i], hosts[i] = `"human"`, `"`+s.String()+`"`
 			}
 			kinds := map[string]int{}
 			var mu sync.Mutex
 			for game := range 3 {
-				g := ts.create(`{"rules": "` + name + `", "seats": [` + strings.Join(seats, ",") + `]}`)
+				g := ts.create(`{"rules": "` + name + `", "seats": [` + strings.Join(seats, ",") + `], "host_seats": [` + strings.Join(hosts, ",") + `]}`)
 				clients := make([]*client, len(g.Seats))
 				for i, s := range g.Seats {
 					clients[i] = ts.dial(g.ID, s.Token, 0)
@@ -143,7 +144,7 @@ func hunt(t *testing.T, pr *rules.Preset, e server.Event, rng *rand.Rand) (strin
 func TestRollOff(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
 	for range 4 {
-		g := ts.create(`{"rules": "martian", "seats": ["human", "human", "human", "human"]}`)
+		g := ts.create(`{"rules": "martian", "seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"]}`)
 		c := ts.dial(g.ID, "", 0)
 		start, rollOff, first := c.next(), c.next(), c.next()
 		if start.Kind != server.KindStart || start.ToAct != "" || start.Actions != nil {

@@ -13,6 +13,7 @@ import (
 type settings struct {
 	Table
 	Creator string `json:"creator,omitempty"` // creatorKey of the client's address; "" for games from before it was kept
+	Hosts   []int  `json:"hosts,omitempty"`   // the seats whose tokens the creator took (claim.go); none for games from before invites
 }
 
 // creatorKey is what a game keeps of the address of the client that

@@ -45,8 +45,10 @@ func (t takeover) String() string {
 // with `chaturaji verify`, and, with a key, the server's signature
 // (record.Sign), so that anyone with the server's public key can check
 // that it comes unchanged from the server. A live game's record is never
-// signed: it is not the game's final record.
-func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, over bool, key ed25519.PrivateKey) *record.Record {
+// signed: it is not the game's final record. A game the server ended
+// outside the rules (aborted) has its termination, the Termination tag,
+// and the Result "*".
+func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, term string, over bool, key ed25519.PrivateKey) *record.Record {
 	tags := []record.Tag{{Name: "Site", Value: "chaturaji server"}, {Name: "Game", Value: info.ID}}
 	tags = append(tags, record.Tag{Name: "Date", Value: info.Created.UTC().Format("2006.01.02")})
 	for i, s := range g.Preset().Seats() {
@@ -68,6 +70,9 @@ func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, over bool
 			parts[i] = t.String()
 		}
 		tags = append(tags, record.Tag{Name: "Takeover", Value: strings.Join(parts, "; ")})
+	}
+	if term != "" {
+		tags = append(tags, record.Tag{Name: "Termination", Value: term})
 	}
 	r := record.FromGame(g, tags...)
 	if !over {

@@ -54,8 +54,8 @@ func recordText(ctx context.Context, st store.Store, info *store.Game, kept []by
 	if err != nil {
 		return "", err
 	}
-	over := r.game.Finished()
-	text := gameRecord(r.game, r.info, r.takeovers, over, x.Key).String()
+	over := r.game.Finished() || r.last != nil && r.last.Kind == KindEnd
+	text := gameRecord(r.game, r.info, r.takeovers, termination(r.last), over, x.Key).String()
 	if x.Keep && over && info.Status == store.Finished {
 		st.SetRecord(ctx, info.ID, []byte(text))
 	}

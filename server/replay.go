@@ -15,11 +15,13 @@ type replayed struct {
 	info    *store.Game // the seats as the events left them
 	table   Table
 	creator string // creatorKey of the client that created the game
+	hosts   []int  // the seats whose tokens the creator took
 	game    *rules.Game
 	seq     int64
 	last    *Event // nil before the first event
 
 	takeovers []takeover // the seats bots took, in order
+	moved     []bool     // each seat has played an action of its holder's
 }
 
 // replay rebuilds a game from its stored table and events: the dice are
@@ -42,12 +44,12 @@ func replay(info *store.Game, events []store.Event) (*replayed, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s: start: %w", info.ID, err)
 	}
-	r := &replayed{info: cloneGame(info), game: rules.NewGameFrom(start, seed)}
-	var set settings
+	r := &replayed{info: cloneGame(info), game: rules.NewGameFrom(start, seed), moved: make([]bool, len(info.Seats))}
+	set := settings{Table: Table{Help: true}} // games from before Help had it
 	if err := json.Unmarshal(info.Settings, &set); err != nil {
 		return nil, fmt.Errorf("game %s: settings: %w", info.ID, err)
 	}
-	r.table, r.creator = set.Table, set.Creator
+	r.table, r.creator, r.hosts = set.Table, set.Creator, set.Hosts
 	for _, se := range events {
 		if err := r.apply(se); err != nil {
 			return nil, fmt.Errorf("game %s: event %d (%s): %w", info.ID, se.Seq, se.Kind, err)
@@ -78,6 +80,9 @@ func (r *replayed) apply(se store.Event) error {
 	case KindAction:
 		if err := r.game.PlayString(e.Action); err != nil {
 			return err
+		}
+		if s, ok := seatNamed(pr, e.Seat); ok && e.By == ByPlayer && seatIndex(pr, s) < len(r.moved) {
+			r.moved[seatIndex(pr, s)] = true
 		}
 	case KindSeat:
 		s, ok := seatNamed(pr, e.Seat)

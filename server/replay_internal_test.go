@@ -99,3 +99,38 @@ func FuzzReplay(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayTables checks what replay reads of the stored settings: a
+// game from before a table could turn engine help off has help, and
+// one whose table turned it off has none; the seats the creator took and
+// which seats moved, from the actions of their holders.
+func TestReplayTables(t *testing.T) {
+	info, data := storedGame(t, 6)
+	var evs []store.Event
+	for i, d := range data {
+		evs = append(evs, store.Event{Seq: int64(i + 1), Kind: "stored", Data: d})
+	}
+	for _, c := range []struct {
+		settings string
+		help     bool
+		hosts    []int
+	}{
+		{`{"turn_ms":0,"on_timeout":"pass","abandon_ms":120000,"takeover":"greedy","auto_pass":true}`, true, nil},
+		{`{"turn_ms":0,"on_timeout":"pass","help":false,"abandon_ms":120000,"takeover":"greedy","auto_pass":true,"hosts":[0,3]}`, false, []int{0, 3}},
+		{`{"turn_ms":0,"on_timeout":"pass","help":true,"abandon_ms":120000,"takeover":"greedy","auto_pass":true}`, true, nil},
+	} {
+		info.Settings = []byte(c.settings)
+		r, err := replay(info, evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.table.Help != c.help || len(r.hosts) != len(c.hosts) || len(c.hosts) > 0 && (r.hosts[0] != c.hosts[0] || r.hosts[1] != c.hosts[1]) {
+			t.Errorf("%s: help %v, hosts %v; want %v, %v", c.settings, r.table.Help, r.hosts, c.help, c.hosts)
+		}
+		// South and West played an action each (the bot West's, by the
+		// fixture's table, counts too: it was written as its player's).
+		if !r.moved[0] || !r.moved[1] || r.moved[2] || r.moved[3] {
+			t.Errorf("moved %v after %d events, want South and West only", r.moved, len(evs))
+		}
+	}
+}

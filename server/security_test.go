@@ -23,7 +23,7 @@ type table struct {
 
 func newTable(t *testing.T, ts *testServer) *table {
 	t.Helper()
-	g := ts.create(`{"seats": ["human", "human", "human", "human"], "auto_pass": false}`)
+	g := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "auto_pass": false}`)
 	tb := &table{ts: ts, game: g, tokens: map[string]string{}}
 	for _, s := range g.Seats {
 		tb.tokens[s.Seat] = s.Token
@@ -128,7 +128,7 @@ func TestRejected(t *testing.T) {
 			tb.south.wantErrorMsg(server.EINVALID)
 		}},
 		{"unknown message kind", func(t *testing.T, tb *table) {
-			tb.south.send(map[string]string{"kind": "resign"})
+			tb.south.send(map[string]string{"kind": "surrender"})
 			tb.south.wantErrorMsg(server.EINVALID)
 		}},
 		{"wrong content type", func(t *testing.T, tb *table) {
@@ -222,13 +222,13 @@ func TestBadRequests(t *testing.T) {
 		{"GET", "/api/games/" + live.ID + "/ws", "", 400, server.EINVALID},
 		{"GET", "/api/games/x/events?after=-1", "", 400, server.EINVALID},
 		{"POST", "/api/games", `{"seats": ["human", "human", "human"]}`, 400, server.EINVALID},
-		{"POST", "/api/games", `{"rules": "chess", "seats": ["human", "human", "human", "human"]}`, 400, server.EINVALID},
+		{"POST", "/api/games", `{"rules": "chess", "seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"]}`, 400, server.EINVALID},
 		{"POST", "/api/games", `{"seats": ["human", "bot:genius", "human", "human"]}`, 400, server.EINVALID},
 		{"POST", "/api/games", `{"seats": ["human", "robot", "human", "human"]}`, 400, server.EINVALID},
-		{"POST", "/api/games", `{"seats": ["human", "human", "human", "human"], "turn_ms": 1}`, 400, server.EINVALID},
-		{"POST", "/api/games", `{"seats": ["human", "human", "human", "human"], "on_timeout": "resign"}`, 400, server.EINVALID},
-		{"POST", "/api/games", `{"seats": ["human", "human", "human", "human"], "names": ["a\u0007"]}`, 400, server.EINVALID},
-		{"POST", "/api/games", `{"seats": ["human", "human", "human", "human"]} {}`, 400, server.EINVALID},
+		{"POST", "/api/games", `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": 1}`, 400, server.EINVALID},
+		{"POST", "/api/games", `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "on_timeout": "resign"}`, 400, server.EINVALID},
+		{"POST", "/api/games", `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "names": ["a\u0007"]}`, 400, server.EINVALID},
+		{"POST", "/api/games", `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"]} {}`, 400, server.EINVALID},
 		{"POST", "/api/games", `[]`, 400, server.EINVALID},
 	} {
 		status, body := ts.request(c.method, c.path, "", c.body)

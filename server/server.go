@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,6 +40,8 @@ type Server struct {
 	health      health    // the heartbeat and the games' writes (health.go)
 	heldSince   time.Time // when this server began to hold the games (downtime.go)
 	damagedSeen sync.Map  // the ids of the damaged games logged already (damage.go)
+	help        helpIndex // the live positions of the games without engine help (help.go)
+	rematches   rematches // the rematch offers of finished games (rematch.go)
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
@@ -132,6 +135,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.mu.Unlock()
+	s.rematches.close()
 	s.cancel()
 	done := make(chan struct{})
 	go func() {
@@ -304,7 +308,8 @@ func validID(id string) bool {
 }
 
 // Created is the answer to POST /api/games: the new game's id, the hash of
-// its dice seed, and its seats with the secret token of each human seat,
+// its dice seed, and its seats with the secret token of each human seat
+// the creator holds, and the one-time invite of each other human seat,
 // shown this once.
 type Created struct {
 	ID       string        `json:"id"`        // the new game's id
@@ -316,19 +321,45 @@ type Created struct {
 
 // CreatedSeat is one seat of a new game.
 type CreatedSeat struct {
-	Seat   string `json:"seat"`            // "South", "West", "North", "East"
-	Player string `json:"player"`          // "human" or "bot:SPEC", as requested
-	Name   string `json:"name,omitempty"`  // the player's name, if given
-	Token  string `json:"token,omitempty"` // human seats only: the bearer token that acts for the seat
+	Seat   string `json:"seat"`             // "South", "West", "North", "East"
+	Player string `json:"player"`           // "human" or "bot:SPEC", as requested
+	Name   string `json:"name,omitempty"`   // the player's name, if given
+	Token  string `json:"token,omitempty"`  // a human seat the creator holds: the bearer token that acts for it
+	Invite string `json:"invite,omitempty"` // any other human seat: the one-time invite its player claims it with
 }
 
-// create starts a new game for the client at address client: a fresh seed
-// from the operating system's cryptographic source, whose SHA-256 is
-// published now; a token for each human seat, of which the store keeps
-// only the hash. A game of bots alone must fit in the server's and the
-// client's limits. It returns once the start event and the first roll are
-// saved.
+// opening is a new game's table: the rules, the settings, who sits where
+// and which human seats the creator holds (the others get invites).
+type opening struct {
+	pr      *rules.Preset
+	table   Table
+	players []string // per seat: Human or "bot:SPEC"
+	names   []string // per seat, or fewer
+	hosts   []int    // the human seats the creator holds, ascending
+}
+
+// create starts a new game for the client at address client, as a
+// request to POST /api/games asks (open).
 func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Created, error) {
+	pr, table, err := ng.check(s.cfg)
+	if err != nil {
+		return nil, err
+	}
+	hosts, err := ng.hosts(pr)
+	if err != nil {
+		return nil, err
+	}
+	table.Help = ng.Help == nil || *ng.Help
+	return s.open(ctx, &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts}, client)
+}
+
+// open starts a new game for the client at address client: a fresh seed
+// from the operating system's cryptographic source, whose SHA-256 is
+// published now; a token for each human seat the creator holds and an
+// invite for each other, of which the store keeps only the hashes. A game
+// of bots alone must fit in the server's and the client's limits. It
+// returns once the start event and the first roll are saved.
+func (s *Server) open(ctx context.Context, o *opening, client string) (*Created, error) {
 	// Shutdown waits for a creation under way: a game once stored starts
 	// (and saves its first events) even if the server stops meanwhile.
 	if !s.track() {
@@ -341,17 +372,14 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 	if n >= s.cfg.MaxLiveGames {
 		return nil, Errorf(EUNAVAILABLE, "the server has %d live games, its limit; try again later", n)
 	}
-	pr, table, err := ng.check(s.cfg)
-	if err != nil {
-		return nil, err
-	}
+	pr := o.pr
 	creator := creatorKey(client)
-	release, err := s.admit(creator, ng.botsAlone())
+	release, err := s.admit(creator, !slices.Contains(o.players, Human))
 	if err != nil {
 		return nil, err
 	}
 	defer release() // by then the game is running, and counts itself
-	set, err := json.Marshal(settings{Table: table, Creator: creator})
+	set, err := json.Marshal(settings{Table: o.table, Creator: creator, Hosts: o.hosts})
 	if err != nil {
 		return nil, err
 	}
@@ -368,15 +396,19 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 		Created:  now,
 		Updated:  now,
 	}
-	c := &Created{ID: info.ID, Rules: info.Rules, SeedHash: info.SeedHash, Table: table}
-	for i, player := range ng.Seats {
+	c := &Created{ID: info.ID, Rules: info.Rules, SeedHash: info.SeedHash, Table: o.table}
+	for i, player := range o.players {
 		seat := store.Seat{Player: player}
-		if i < len(ng.Names) {
-			seat.Name = ng.Names[i]
+		if i < len(o.names) {
+			seat.Name = o.names[i]
 		}
 		cs := CreatedSeat{Seat: pr.Seats()[i].String(), Player: player, Name: seat.Name}
-		if player == Human {
+		switch {
+		case player != Human:
+		case slices.Contains(o.hosts, i):
 			cs.Token, seat.TokenHash = newToken()
+		default:
+			cs.Invite, seat.InviteHash = newToken()
 		}
 		info.Seats = append(info.Seats, seat)
 		c.Seats = append(c.Seats, cs)
@@ -389,10 +421,10 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 		return nil, unavailable(storeRetryAfter, "the game could not be saved, so it was not created; try again")
 	}
 	s.health.wrote(nil)
-	l := newLive(s, &replayed{info: cloneGame(info), table: table, creator: creator, game: rules.NewGame(pr, seed)})
+	l := newLive(s, &replayed{info: cloneGame(info), table: o.table, creator: creator, hosts: o.hosts, game: rules.NewGame(pr, seed)})
 	s.startNew(l)
 	s.metrics.gamesTotal.Inc()
-	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", ng.Seats)
+	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", o.players)
 	l.call(ctx, func() {}) // the loop has saved the start and the first roll
 	return c, nil
 }
@@ -410,6 +442,7 @@ func (s *Server) sweep() {
 		case now := <-t.C:
 			s.budgets.sweep(now)
 			s.memory.Trim()
+			s.rematches.sweep(s)
 		}
 	}
 }

@@ -50,7 +50,8 @@ type Summary struct {
 }
 
 // seatInfos lists a game's seats as everyone may see them; online, if not
-// nil, says which human seats are connected.
+// nil, says which human seats are connected, and they say which wait for
+// their invite to be claimed.
 func seatInfos(pr *rules.Preset, seats []store.Seat, online []bool) []SeatInfo {
 	out := make([]SeatInfo, len(seats))
 	for i, s := range seats {
@@ -58,6 +59,7 @@ func seatInfos(pr *rules.Preset, seats []store.Seat, online []bool) []SeatInfo {
 		if online != nil && s.Player == Human {
 			on := online[i]
 			out[i].Online = &on
+			out[i].Invited = s.InviteHash != nil
 		}
 	}
 	return out
@@ -101,7 +103,7 @@ func (st *State) summary() Summary {
 	}
 	s.Seats = append([]SeatInfo(nil), st.Seats...)
 	for i := range s.Seats {
-		s.Seats[i].Online = nil
+		s.Seats[i].Online, s.Seats[i].Invited = nil, false
 	}
 	return s
 }

@@ -33,6 +33,16 @@ type NewGame struct {
 	Seats []string `json:"seats"`
 	// Names optionally names the seats' players, for others to see.
 	Names []string `json:"names,omitempty"`
+	// HostSeats names the human seats the creator holds, whose tokens the
+	// answer gives; every other human seat gets a one-time invite for
+	// its player to claim (claim.go). Absent, the creator holds the first
+	// human seat; listing every human seat is "pass and play", one client
+	// holding them all; empty, the creator holds none.
+	HostSeats []string `json:"host_seats,omitzero"`
+	// Help, true unless set to false, lets the game's players ask the
+	// engine for hints and expected scores in its live position; false
+	// turns that help off, for everyone, enforced by the server (help.go).
+	Help *bool `json:"help,omitempty"`
 	// TurnMS is the time in milliseconds each human decision may take; 0
 	// for none.
 	TurnMS int64 `json:"turn_ms,omitempty"`
@@ -57,10 +67,12 @@ type NewGame struct {
 }
 
 // Table is a game's settings as the server keeps them: the time control,
-// what happens to absent players, and the bot that takes over.
+// what happens to absent players, the bot that takes over, and whether the
+// engine may help the players.
 type Table struct {
 	TurnMS    int64  `json:"turn_ms"`    // milliseconds a human decision may take; 0: untimed
 	OnTimeout string `json:"on_timeout"` // TimeoutPass or TimeoutBot
+	Help      bool   `json:"help"`       // engine help (hints, expected scores) for the live game's position (help.go)
 	AbandonMS int64  `json:"abandon_ms"` // grace of an absent player's turn
 	Takeover  string `json:"takeover"`   // ai.New spec of the bot that takes over
 	AutoPass  bool   `json:"auto_pass"`  // a forced `pass` is played at once
@@ -146,16 +158,6 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 		t.BotDelayMS = *ng.BotDelayMS
 	}
 	return pr, t, nil
-}
-
-// botsAlone reports whether the request seats no human.
-func (ng *NewGame) botsAlone() bool {
-	for _, s := range ng.Seats {
-		if s == Human {
-			return false
-		}
-	}
-	return true
 }
 
 // checkPlayer checks a seat's player: "human" or "bot:SPEC".

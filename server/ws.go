@@ -35,16 +35,25 @@ type wsConn struct {
 	pr   *rules.Preset
 	live *live // nil once the game is over
 	seat int   // the seat held, -1 for a spectator
+	// rematch: the connection stays open after the game's end, to carry
+	// its rematch offers (?rematch=1; rematch.go).
+	rematch bool
 }
 
-// handleWS is GET /api/games/{id}/ws[?after=N][&token=TOKEN]: a WebSocket
-// that sends the game's events after event N, then each new one as it
-// happens; a seat's holder (token in the Authorization header or the token
-// parameter) may send actions on it.
+// handleWS is GET /api/games/{id}/ws[?after=N][&token=TOKEN][&rematch=1]:
+// a WebSocket that sends the game's events after event N, then each new
+// one as it happens, and with rematch=1, once the game is over, its
+// rematch offers; a seat's holder (token in the Authorization header or
+// the token parameter) may send actions on it.
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	after, err := afterParam(r)
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	stay := r.URL.Query().Get("rematch")
+	if stay != "" && stay != "1" {
+		s.fail(w, r, Errorf(EINVALID, "rematch %q: want 1 (stay after the end, for the rematch offers) or none", stay))
 		return
 	}
 	l, info, err := s.lookup(r.Context(), r.PathValue("id"))
@@ -56,7 +65,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	var pr *rules.Preset
 	var hashes [][]byte
 	if l != nil {
-		id, pr, hashes = l.id, l.pr, l.hashes
+		id, pr, hashes = l.id, l.pr, l.tokenHashes()
 	} else {
 		id, hashes = info.ID, tokenHashes(info.Seats)
 		if pr, err = rules.Lookup(info.Rules); err != nil {
@@ -104,7 +113,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	conn.SetReadLimit(s.cfg.MaxMessage * hardLimitFactor)
 	s.metrics.wsConns.Inc()
 	defer s.metrics.wsConns.Dec()
-	c := &wsConn{srv: s, conn: conn, id: id, pr: pr, live: l, seat: seat}
+	c := &wsConn{srv: s, conn: conn, id: id, pr: pr, live: l, seat: seat, rematch: stay == "1"}
 	c.serve(r.Context(), after)
 }
 
@@ -162,8 +171,10 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 		}
 	}
 	var missed []store.Event // the events after after, up to last
+	var info *store.Game     // the finished game's row
 	if c.live == nil {
-		info, err := c.srv.store.Game(ctx, c.id)
+		var err error
+		info, err = c.srv.store.Game(ctx, c.id)
 		if err != nil {
 			c.conn.Close(websocket.StatusInternalError, "the game could not be read")
 			return
@@ -222,25 +233,65 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 			return
 		}
 	}
-	if sub == nil {
+	if sub == nil && !c.rematch {
 		c.conn.Close(websocket.StatusNormalClosure, "game over")
 		return
 	}
 	go c.read(ctx, cancel)
 	go c.ping(ctx, cancel)
+	if sub != nil {
+		if !c.follow(ctx, sub) {
+			return
+		}
+		var err error
+		if info, err = c.srv.store.Game(ctx, c.id); err != nil {
+			c.conn.Close(websocket.StatusInternalError, "the game could not be read")
+			return
+		}
+	}
+	c.afterEnd(ctx, info)
+}
+
+// follow sends the live events of a subscription until it ends, and
+// reports whether the game ended with the connection staying for its
+// rematch; if not, the connection is closed.
+func (c *wsConn) follow(ctx context.Context, sub *subscriber) bool {
 	for {
 		select {
 		case data, ok := <-sub.ch:
 			if !ok {
+				if sub.why == reasonOver && c.rematch {
+					return true
+				}
 				c.close(sub.why)
-				return
+				return false
 			}
 			if err := c.write(ctx, data); err != nil {
-				return
+				return false
 			}
 		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// afterEnd keeps the connection of a finished game open to carry its
+// rematch offer (rematch.go): the offer as it stands, if there is one,
+// then each change of it, until the client leaves or the server stops.
+func (c *wsConn) afterEnd(ctx context.Context, info *store.Game) {
+	sub, now := c.srv.rematches.follow(c.srv, info)
+	if sub == nil {
+		c.conn.Close(websocket.StatusNormalClosure, "game over")
+		return
+	}
+	defer c.srv.rematches.unfollow(c.srv, c.id, sub)
+	if now != nil {
+		if err := c.write(ctx, now); err != nil {
 			return
 		}
+	}
+	if c.follow(ctx, sub) {
+		c.conn.Close(websocket.StatusNormalClosure, "game over")
 	}
 }
 
@@ -305,16 +356,16 @@ func (c *wsConn) handle(ctx context.Context, data []byte) {
 		c.sendError(ctx, Errorf(EINVALID, "malformed JSON message: %v", err), "")
 		return
 	}
-	if m.Kind != "action" {
-		c.sendError(ctx, Errorf(EINVALID, "unknown message kind %q: want \"action\"", m.Kind), m.Action)
-		return
-	}
 	if err := m.check(); err != nil {
 		c.sendError(ctx, err, m.Action)
 		return
 	}
 	if c.seat < 0 {
 		c.sendError(ctx, Errorf(EUNAUTHORIZED, "spectators cannot act: connect with a seat's token"), m.Action)
+		return
+	}
+	if c.live == nil {
+		c.sendError(ctx, Errorf(ECONFLICT, "the game is over"), m.Action)
 		return
 	}
 	if err := c.srv.act(ctx, c.live, c.seat, &m); err != nil {

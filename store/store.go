@@ -43,7 +43,11 @@ const (
 type Seat struct {
 	Player    string // "human", or a bot spec such as "bot:strong", "bot:3"
 	Name      string // shown to others
-	TokenHash []byte // SHA-256 of the seat's secret token; nil for bots
+	TokenHash []byte // SHA-256 of the seat's secret token; nil for bots, and for a human seat nobody has claimed yet
+	// InviteHash is the SHA-256 of the one-time invite of a human seat
+	// whose holder is yet to come; nil once it is claimed (TokenHash then
+	// set), and for the seats whose tokens went to the game's creator.
+	InviteHash []byte
 }
 
 // Game is a table and its game, without its events.

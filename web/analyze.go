@@ -59,7 +59,9 @@ func (a *analyst) analyzer() (ai.Analyzer, error) {
 
 // handleAnalyze is POST /web/analyze: at most Options.AnalyzeWorkers run at
 // once, each for at most Options.AnalyzeTime; a request that finds every
-// worker busy for Options.AnalyzeWait is refused with 503.
+// worker busy for Options.AnalyzeWait is refused with 503, and one for the
+// position of a live game whose table turned engine help off with 403
+// (server.Server.HelpOff).
 func (s *site) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 	var req AnalyzeRequest
 	if status, err := s.readJSON(w, r, &req); err != nil {
@@ -78,6 +80,10 @@ func (s *site) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 	p, err := rules.ParsePosition(pr, req.Pos)
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	if s.helpOff != nil && s.helpOff(p.String()) {
+		fail(w, http.StatusForbidden, "no analysis of this position: it is the position of a live game whose table turned engine help off")
 		return
 	}
 	budget := s.opts.AnalyzeTime

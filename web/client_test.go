@@ -18,10 +18,10 @@ import (
 	"github.com/chaturaji/chaturaji/server"
 )
 
-// TestHomeLists creates a game for two friends on the home page: each human
-// seat gets an invite link to copy, holding its token in the fragment; the
-// game shows among the live games, and once over among the recent ones,
-// with a link to its replay.
+// TestHomeLists creates a game for two friends on the home page: the
+// creator's seat is South, and North gets an invite link to copy, holding
+// the invite in the fragment; the game shows among the live games, and
+// once over among the recent ones, with a link to its replay.
 func TestHomeLists(t *testing.T) {
 	site := newSite(t)
 	p := newPage(t, 1280, 900, false)
@@ -37,9 +37,12 @@ func TestHomeLists(t *testing.T) {
 		return true;
 	})()`)
 	must(t, p.ClickElement("#create"))
-	must(t, p.Wait(`document.querySelectorAll('#created button[data-invite]').length === 2`, 5*time.Second))
+	must(t, p.Wait(`document.querySelectorAll('#created button[data-invite]').length === 1`, 5*time.Second))
+	if yours := eval[string](t, p, `document.querySelector('#your-seats').textContent`); yours != "Your seat: South." {
+		t.Errorf("the page says %q of the creator's seats, want South's", yours)
+	}
 	links := eval[[]string](t, p, `[...document.querySelectorAll('#created button[data-invite]')].map(b => b.dataset.invite + ' ' + b.dataset.link)`)
-	re := regexp.MustCompile(`^(South|North) http://[^/]+/game/([a-z0-9]{16})#seat=(South|North)&token=[A-Za-z0-9_-]{22}$`)
+	re := regexp.MustCompile(`^(North) http://[^/]+/game/([a-z0-9]{16})#seat=(North)&invite=[A-Za-z0-9_-]{22}$`)
 	id := ""
 	for _, l := range links {
 		m := re.FindStringSubmatch(l)
@@ -137,7 +140,7 @@ func TestClock(t *testing.T) {
 // how long it took.
 func TestEverySeatsClock(t *testing.T) {
 	site := newSite(t)
-	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, TurnMS: 90000, AutoPass: new(false)})
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, HostSeats: []string{"South", "West"}, TurnMS: 90000, AutoPass: new(false)})
 	must(t, err)
 	p := newPage(t, 1100, 800, false)
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))

@@ -8,6 +8,7 @@
 //	                         in Markdown and in HTML (rendered by goldmark)
 //	GET  /web/players        the seat menus' choices, each with how it plays
 //	POST /web/analyze        the strong bot's best action, line and expected scores
+//	                         (refused for the live position of a game without engine help)
 //	POST /web/verify         check a game record: dice, moves, result and signature
 //
 // The pages talk to the game server's API (/api/..., docs/api.md) from the
@@ -39,4 +40,8 @@
 // Sounds are made with the Web Audio API, with a mute switch the browser
 // remembers (static/js/sound.js), and the tab's title says when it is your
 // turn.
+//
+// A creator's page holds only its own seats and shows its friends' invite links
+// (invites.js); resign and abort are confirmed in a dialog (leave.js,
+// confirm.js); the game-over card carries the rematch (rematch.js).
 package web

@@ -199,7 +199,7 @@ func TestFinishAndReplay(t *testing.T) {
 // greedy bots.
 func humanPair(t *testing.T, site *webtest.Site, names ...string) *server.Created {
 	t.Helper()
-	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, Names: names})
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, HostSeats: []string{"South", "West"}, Names: names})
 	must(t, err)
 	return c
 }
@@ -351,7 +351,7 @@ func TestPhone(t *testing.T) {
 // comes back by itself and catches up with what happened meanwhile.
 func TestReconnect(t *testing.T) {
 	site := newSite(t)
-	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}})
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, HostSeats: []string{"South", "West"}})
 	must(t, err)
 	p := newPage(t, 1100, 800, false)
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=West&token=%s", site.URL, c.ID, c.Seats[1].Token)))

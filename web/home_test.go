@@ -7,22 +7,22 @@ import (
 	"time"
 )
 
-// TestCreatedInvitesInView creates a game for two friends at 1366x800: the
-// page brings the invite links into view, each written out with a button
-// that copies it.
+// TestCreatedInvitesInView creates a game for three friends at 1366x800:
+// the page brings the invite links of the two seats not the creator's into
+// view, each written out with a button that copies it.
 func TestCreatedInvitesInView(t *testing.T) {
 	site := newSite(t)
 	p := newPage(t, 1366, 800, false)
 	must(t, p.Go(site.URL+"/"))
 	must(t, p.Wait(`document.querySelector('#seat-West')`, 5*time.Second))
-	eval[bool](t, p, `(() => { const s = document.querySelector('#seat-West'); s.value = 'human'; s.dispatchEvent(new Event('change')); return true; })()`)
+	eval[bool](t, p, `(() => { for (const seat of ['West', 'North']) { const s = document.querySelector('#seat-' + seat); s.value = 'human'; s.dispatchEvent(new Event('change')); } return true; })()`)
 	must(t, p.ClickElement("#create"))
 	must(t, p.Wait(`document.querySelectorAll('#created input.invite-link').length === 2`, 5*time.Second))
 	// The page scrolls smoothly where it may: wait for it to settle.
 	must(t, p.Wait(`(() => { const y = scrollY; return new Promise(r => setTimeout(() => r(scrollY === y), 300)); })()`, 5*time.Second))
 	links := eval[[]string](t, p, `[...document.querySelectorAll('#created input.invite-link')].map(i => i.value)`)
 	for _, l := range links {
-		if !strings.Contains(l, "/game/") || !strings.Contains(l, "#seat=") || !strings.Contains(l, "&token=") {
+		if !strings.Contains(l, "/game/") || !strings.Contains(l, "#seat=") || !strings.Contains(l, "&invite=") {
 			t.Errorf("an invite link reads %q", l)
 		}
 	}

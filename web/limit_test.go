@@ -77,7 +77,7 @@ func TestAnalysisWaitsForBudget(t *testing.T) {
 	site, err := webtest.NewSite(t.TempDir(), cfg)
 	must(t, err)
 	t.Cleanup(site.Close)
-	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "human", "human"}})
+	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "human", "human"}, HostSeats: []string{"South", "West", "North", "East"}})
 	must(t, err)
 	p := newPage(t, 1280, 900, false)
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))

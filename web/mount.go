@@ -11,8 +11,11 @@ import (
 // client, Handler(opts), everywhere else. Every request passes the game
 // server's front door (server.Server.Site), which applies its limits and
 // counts it in its metrics; the client's costly routes, analysis and
-// verification, draw on the costly budget.
+// verification, draw on the costly budget. The analysis asks the server
+// whether a position is that of a live game without engine help, and
+// refuses it if so.
 func Mount(srv *server.Server, opts Options) http.Handler {
 	s := newSite(opts)
+	s.helpOff = srv.HelpOff
 	return srv.Site(secure(s.mux), s.route)
 }

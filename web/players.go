@@ -22,7 +22,7 @@ func seatPlayers() []PlayerInfo {
 		about[k.Name] = k.About
 	}
 	list := []PlayerInfo{
-		{Spec: "human", Label: "Human", About: "a person: each human seat gets an invite link"},
+		{Spec: "human", Label: "Human", About: "a person: you, or a friend you send the seat's invite link"},
 		{Spec: "bot:random", Label: "Bot · random", About: about["random"]},
 		{Spec: "bot:greedy", Label: "Bot · greedy", About: about["greedy"]},
 	}

@@ -74,6 +74,10 @@ type site struct {
 	analysts chan *analyst      // the idle analysts; a request takes one
 	mux      *http.ServeMux
 	costly   map[string]bool // the patterns of mux whose requests are costly
+	// helpOff reports whether a position is a live game's whose table
+	// turned engine help off (server.Server.HelpOff); nil without a game
+	// server.
+	helpOff func(pos string) bool
 }
 
 // file is an embedded file with its type and a strong ETag.
@@ -257,6 +261,7 @@ type errorBody struct {
 // error codes do.
 var codes = map[int]string{
 	http.StatusBadRequest:            "EINVALID",
+	http.StatusForbidden:             "EFORBIDDEN",
 	http.StatusNotFound:              "ENOTFOUND",
 	http.StatusMethodNotAllowed:      "EMETHOD",
 	http.StatusRequestEntityTooLarge: "ETOOLARGE",

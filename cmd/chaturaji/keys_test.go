@@ -42,7 +42,7 @@ func TestKeyFile(t *testing.T) {
 	if key := getText(t, base+"/api/key"); key != srv.key+"\n" {
 		t.Fatalf("GET /api/key: %q, the server printed %s", key, srv.key)
 	}
-	g := createFor(t, base, `{"seats": ["human", "human", "human", "human"], "auto_pass": false}`)
+	g := createFor(t, base, `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "auto_pass": false}`)
 	actor := &httpActor{base: base, id: g.ID, tokens: map[string]string{}, rng: rand.New(rand.NewPCG(5, 5))}
 	for _, s := range g.Seats {
 		actor.tokens[s.Seat] = s.Token
@@ -145,7 +145,7 @@ func TestSealsOldSeeds(t *testing.T) {
 	addr := ln.Addr().String()
 	hs := &http.Server{Handler: old.Handler()}
 	go hs.Serve(ln)
-	g := createFor(t, "http://"+addr, `{"seats": ["human", "human", "human", "human"]}`)
+	g := createFor(t, "http://"+addr, `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"]}`)
 	raw, err := st.Game(ctx, g.ID)
 	if err != nil || len(raw.Seed) != 32 {
 		t.Fatalf("the old server kept %x, %v", raw.Seed, err)

@@ -189,7 +189,7 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 // createGame creates a game of four human seats, trying again while the
 // server says it is too busy.
 func (lt *loadTest) createGame(ctx context.Context) (*server.Created, error) {
-	body := []byte(`{"rules": "chaturaji", "seats": ["human", "human", "human", "human"], "bot_delay_ms": 0}`)
+	body := []byte(`{"rules": "chaturaji", "seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "bot_delay_ms": 0}`)
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, "POST", lt.base+"/api/games", bytes.NewReader(body))
 		if err != nil {

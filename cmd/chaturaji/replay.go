@@ -24,8 +24,9 @@ action must be legal, and the Result tag must match the final position.
 When a record has a Seed tag, every roll must be the one the seed gives
 (rules.RollFromSeed) and a SeedHash tag must be the seed's SHA-256.
 
-For each good game it prints its number, turns, whether it is over, the
-scores and whether the dice were checked, then its final position. For each
+For each good game it prints its number, turns, whether it is over (or
+was aborted, as its Termination tag says), the scores and whether the dice
+were checked, then its final position. For each
 wrong game it prints an error on standard error naming the game, the line,
 the turn and the token, such as
 
@@ -75,6 +76,9 @@ func replayOne(w io.Writer, n int, r *record.Record) error {
 	}
 	p := g.Position()
 	state := "goes on"
+	if term, ok := r.Tags.Get(record.TerminationTag); ok && !p.Finished() {
+		state = "not over, " + term + " (Termination tag), no result"
+	}
 	if p.Finished() {
 		state = "over (" + p.EndReason().String() + ")"
 	}

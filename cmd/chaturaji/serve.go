@@ -36,7 +36,8 @@ const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--
                        [--bot-time D] [--bot-delay D] [--max-bot-delay D] [--bot-workers N]
                        [--bot-memory SIZE] [--max-bot-games N]
                        [--max-bot-games-per-client N] [--max-games-per-client N] [--grace D]
-                       [--max-grace D] [--idle-limit D] [--expiry D] [--trusted-proxies CIDRS]
+                       [--max-grace D] [--idle-limit D] [--expiry D] [--rematch-wait D]
+                       [--trusted-proxies CIDRS]
                        [--request-rate N] [--costly-rate N] [--retry-max D] [--log-level LEVEL]
                        [--log-json]
 
@@ -102,6 +103,8 @@ Flags:
 	--expiry D         how long a game may wait with none of its human players
 	                   connected or acting before bots take every human seat
 	                   (default 30m)
+	--rematch-wait D   how long a finished game's rematch offer waits for its
+	                   players' answers (default 2m)
 	--trusted-proxies CIDRS
 	                   the reverse proxies whose X-Forwarded-For is believed, as
 	                   addresses or CIDR prefixes separated by commas, such as
@@ -147,6 +150,7 @@ func runServe(e *env, args []string) error {
 	idleLimit := fs.Duration("idle-limit", 10*time.Minute, "")
 	expiry := fs.Duration("expiry", 30*time.Minute, "")
 	retryMax := fs.Duration("retry-max", 10*time.Second, "")
+	rematchWait := fs.Duration("rematch-wait", 2*time.Minute, "")
 	var proxies []netip.Prefix
 	fs.Func("trusted-proxies", "", func(s string) error {
 		ps, err := server.ParseTrustedProxies(s)
@@ -166,8 +170,8 @@ func runServe(e *env, args []string) error {
 	if *requestRate <= 0 || *costlyRate <= 0 {
 		return usageError("--request-rate %g, --costly-rate %g: want rates above 0", *requestRate, *costlyRate)
 	}
-	if *idleLimit <= 0 || *retryMax <= 0 || *expiry <= 0 {
-		return usageError("--idle-limit %v, --retry-max %v, --expiry %v: want durations above 0", *idleLimit, *retryMax, *expiry)
+	if *idleLimit <= 0 || *retryMax <= 0 || *expiry <= 0 || *rematchWait <= 0 {
+		return usageError("--idle-limit %v, --retry-max %v, --expiry %v, --rematch-wait %v: want durations above 0", *idleLimit, *retryMax, *expiry, *rematchWait)
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -202,6 +206,7 @@ func runServe(e *env, args []string) error {
 		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
 		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace, IdleLimit: *idleLimit, Expiry: *expiry,
 		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax,
+		RematchWait: *rematchWait,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {

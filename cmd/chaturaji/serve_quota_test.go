@@ -19,8 +19,8 @@ func TestGameQuota(t *testing.T) {
 	flags := []string{"--max-games-per-client", "3", "--max-grace", "10m"}
 	srv := startBinary(t, bin, addr, db, flags...)
 	base := "http://" + addr
-	const week = `{"seats": ["human", "human", "human", "human"], "abandon_ms": 604800000}`
-	const humans = `{"seats": ["human", "human", "human", "human"], "abandon_ms": 600000}`
+	const week = `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "abandon_ms": 604800000}`
+	const humans = `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "abandon_ms": 600000}`
 
 	createFrom(t, base, "127.0.0.3", week, http.StatusBadRequest, "abandon_ms 604800000: want 0 (the server's default) or 1000 to 600000")
 	for range 3 {

@@ -73,7 +73,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 
 	// A game of four humans played over plain HTTP, as a simple bot would,
 	// which keeps every answer the server gave: what it acknowledged.
-	g4 := createFor(t, base, `{"seats": ["human", "human", "human", "human"]}`)
+	g4 := createFor(t, base, `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"]}`)
 	actor := &httpActor{base: base, id: g4.ID, tokens: map[string]string{}, rng: rand.New(rand.NewPCG(3, 3))}
 	for _, s := range g4.Seats {
 		actor.tokens[s.Seat] = s.Token
@@ -89,7 +89,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 
 	// A game of two humans and two bots, played by two clients and watched
 	// by a spectator, who records every event.
-	g1 := createFor(t, base, `{"seats": ["human", "bot:greedy", "human", "bot:random"]}`)
+	g1 := createFor(t, base, `{"seats": ["human", "bot:greedy", "human", "bot:random"], "host_seats": ["South", "North"]}`)
 	game := &loadGame{id: g1.ID, sent: map[int64]time.Time{}}
 	game.ready.Add(3)
 	var mu sync.Mutex
@@ -115,7 +115,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 	}
 
 	// A timed game nobody plays: each turn times out and passes.
-	g2 := createFor(t, base, `{"seats": ["human", "human", "human", "human"], "turn_ms": 1000, "auto_pass": false}`)
+	g2 := createFor(t, base, `{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": 1000, "auto_pass": false}`)
 
 	// A game of bots at several levels, watched by a spectator.
 	g3 := createFor(t, base, `{"seats": ["bot:strong", "bot:3", "bot:greedy", "bot:random"]}`)

@@ -27,7 +27,10 @@ standard input) can prove (docs/security.md, "What a record proves"):
     the one that seed gives (docs/notation.md, section 4);
   - moves legal: every turn replays under the record's rules;
   - result matches: the Result tag is there and is the replayed game's;
-  - game over: the game has ended, so the result is final;
+  - game over: the game has ended, so the result is final; a game the
+    server aborted in its first round (its Termination tag says so, and
+    its Result is *) is proved with no result: "no result: aborted by
+    West (Termination tag), the game is not over";
   - signed by KEY, with --key: the Signature tag is KEY's ed25519
     signature of the record (docs/notation.md, section 5.6).
 
@@ -94,7 +97,12 @@ func proved(r *record.Record, p *record.Proof) string {
 	if p.Seed != "" {
 		parts[0] = fmt.Sprintf("dice fair (%d rolls from seed %s, SeedHash matches)", p.Rolls, p.Seed)
 	}
-	parts = append(parts, fmt.Sprintf("moves legal (%d turns)", p.Turns), fmt.Sprintf("result %s matches", p.Result), "game over")
+	parts = append(parts, fmt.Sprintf("moves legal (%d turns)", p.Turns))
+	if p.Termination != "" {
+		parts = append(parts, fmt.Sprintf("no result: %s (Termination tag), the game is not over", p.Termination))
+	} else {
+		parts = append(parts, fmt.Sprintf("result %s matches", p.Result), "game over")
+	}
 	switch signer, signed := r.Tags.Get(record.SignerTag); {
 	case p.Signer != "":
 		parts = append(parts, "signed by "+p.Signer)

@@ -42,8 +42,8 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 		}
 		var b pgx.Batch
 		for i, seat := range n.Seats {
-			b.Queue(`INSERT INTO seats (game_id, idx, player, name, token_hash) VALUES ($1, $2, $3, $4, $5)`,
-				n.ID, i, seat.Player, seat.Name, orNull(seat.TokenHash))
+			b.Queue(`INSERT INTO seats (game_id, idx, player, name, token_hash, invite_hash) VALUES ($1, $2, $3, $4, $5, $6)`,
+				n.ID, i, seat.Player, seat.Name, orNull(seat.TokenHash), orNull(seat.InviteHash))
 		}
 		return tx.SendBatch(ctx, &b).Close()
 	})
@@ -57,7 +57,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 // gameColumns are the columns scanGames reads: a game's, then one seat's
 // (NULL for a game without seats).
 const gameColumns = `g.id, g.rules, g.seed, g.seed_hash, g.start, g.settings, g.status, g.result,
-	g.created, g.updated, g.last_event, s.idx, s.player, s.name, s.token_hash`
+	g.created, g.updated, g.last_event, s.idx, s.player, s.name, s.token_hash, s.invite_hash`
 
 // Game returns the game with the given id, or ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
@@ -116,9 +116,10 @@ func scanGames(rows pgx.Rows) ([]*store.Game, error) {
 			idx          *int32
 			player, name *string
 			tokenHash    []byte
+			inviteHash   []byte
 		)
 		if err := rows.Scan(&g.ID, &g.Rules, &g.Seed, &g.SeedHash, &g.Start, &g.Settings, &status, &g.Result,
-			&g.Created, &g.Updated, &g.LastEvent, &idx, &player, &name, &tokenHash); err != nil {
+			&g.Created, &g.Updated, &g.LastEvent, &idx, &player, &name, &tokenHash, &inviteHash); err != nil {
 			return nil, err
 		}
 		last := len(games) - 1
@@ -130,7 +131,7 @@ func scanGames(rows pgx.Rows) ([]*store.Game, error) {
 		}
 		if idx != nil {
 			games[last].Seats = append(games[last].Seats, store.Seat{
-				Player: *player, Name: *name, TokenHash: tokenHash,
+				Player: *player, Name: *name, TokenHash: tokenHash, InviteHash: inviteHash,
 			})
 		}
 	}
@@ -143,8 +144,8 @@ func scanGames(rows pgx.Rows) ([]*store.Game, error) {
 func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Seat) error {
 	now := check.Time(time.Now())
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE seats SET player = $1, name = $2, token_hash = $3
-			WHERE game_id = $4 AND idx = $5`, st.Player, st.Name, orNull(st.TokenHash), id, seat)
+		tag, err := tx.Exec(ctx, `UPDATE seats SET player = $1, name = $2, token_hash = $3, invite_hash = $4
+			WHERE game_id = $5 AND idx = $6`, st.Player, st.Name, orNull(st.TokenHash), orNull(st.InviteHash), id, seat)
 		if err != nil {
 			return err
 		}

@@ -51,6 +51,7 @@ func sameGame(t *testing.T, got, want *store.Game) {
 			d.str(fmt.Sprintf("Seats[%d].Player", i), g.Player, w.Player)
 			d.str(fmt.Sprintf("Seats[%d].Name", i), g.Name, w.Name)
 			d.bytes(fmt.Sprintf("Seats[%d].TokenHash", i), g.TokenHash, w.TokenHash)
+			d.bytes(fmt.Sprintf("Seats[%d].InviteHash", i), g.InviteHash, w.InviteHash)
 		}
 	}
 	d.bytes("Settings", got.Settings, want.Settings)

@@ -26,7 +26,8 @@ func hash(s string) []byte {
 }
 
 // newGame returns a live game with every field set, created and updated
-// at t0, with four seats: two humans with tokens and two bots without.
+// at t0, with four seats: a human with a token, a bot, a human seat
+// waiting for its invite to be claimed, and another bot.
 func newGame(id string) *store.Game {
 	seed := hash("seed of " + id)
 	return &store.Game{
@@ -38,7 +39,7 @@ func newGame(id string) *store.Game {
 		Seats: []store.Seat{
 			{Player: "human", Name: "Asha", TokenHash: hash("token of South in " + id)},
 			{Player: "bot:strong", Name: "West Bot"},
-			{Player: "human", Name: "Ñandú 🐘 \"quoted\"", TokenHash: hash("token of North in " + id)},
+			{Player: "human", Name: "Ñandú 🐘 \"quoted\"", InviteHash: hash("invite of North in " + id)},
 			{Player: "bot:3", Name: "East Bot"},
 		},
 		// Odd spacing and key order, which the store keeps as given.

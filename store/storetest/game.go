@@ -46,14 +46,15 @@ var gameTests = []test{
 		g := newGame("g1")
 		g.Seed, g.Settings = []byte{}, nil
 		g.Seats[0].TokenHash = []byte{}
+		g.Seats[2].InviteHash = []byte{}
 		if err := s.CreateGame(t.Context(), g); err != nil {
 			t.Fatal(err)
 		}
 		mustAppend(t, s, "g1", 0, []store.Event{{Seq: 1, Kind: "start", Data: []byte{}, At: t0}})
 		got := mustGame(t, s, "g1")
-		if got.Seed != nil || got.Settings != nil || got.Seats[0].TokenHash != nil || got.Seats[1].TokenHash != nil {
-			t.Errorf("Seed %#v, Settings %#v, TokenHashes %#v and %#v; want all nil",
-				got.Seed, got.Settings, got.Seats[0].TokenHash, got.Seats[1].TokenHash)
+		if got.Seed != nil || got.Settings != nil || got.Seats[0].TokenHash != nil || got.Seats[1].TokenHash != nil || got.Seats[2].InviteHash != nil {
+			t.Errorf("Seed %#v, Settings %#v, TokenHashes %#v and %#v, InviteHash %#v; want all nil",
+				got.Seed, got.Settings, got.Seats[0].TokenHash, got.Seats[1].TokenHash, got.Seats[2].InviteHash)
 		}
 		if evs := mustEvents(t, s, "g1", 0); len(evs) != 1 || evs[0].Data != nil {
 			t.Errorf("events %#v, want one with nil Data", evs)
@@ -152,6 +153,26 @@ var gameTests = []test{
 		got = mustGame(t, s, "g1")
 		want.Updated = got.Updated
 		sameGame(t, got, want)
+	}},
+
+	{"claiming an invited seat sets its token and clears its invite", func(t *testing.T, s store.Store) {
+		g := mustCreate(t, s, "g1")
+		if g.Seats[2].InviteHash == nil || g.Seats[2].TokenHash != nil {
+			t.Fatalf("the fixture's North is %+v, want a seat waiting for its invite", g.Seats[2])
+		}
+		want := wantGame(g)
+		sameGame(t, mustGame(t, s, "g1"), want)
+		claimed := store.Seat{Player: "human", Name: g.Seats[2].Name, TokenHash: hash("token of the claimer")}
+		if err := s.UpdateSeat(t.Context(), "g1", 2, claimed); err != nil {
+			t.Fatal(err)
+		}
+		got := mustGame(t, s, "g1")
+		want.Seats[2] = claimed
+		want.Updated = got.Updated
+		sameGame(t, got, want)
+		if got.Seats[2].InviteHash != nil {
+			t.Errorf("North's invite hash is %x after the claim, want none", got.Seats[2].InviteHash)
+		}
 	}},
 
 	{"updating a seat that does not exist is not found", func(t *testing.T, s store.Store) {

@@ -73,7 +73,7 @@ func run(out string) error {
 		return fmt.Errorf("playing a game: %w", err)
 	}
 	// Another table waits for its friends, for the list of live games.
-	if _, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:5", "bot:5"}, Names: []string{"Meera", "Tom"}, TurnMS: 60000}); err != nil {
+	if _, err := site.Create(server.NewGame{Seats: []string{"human", "human", "bot:5", "bot:5"}, HostSeats: []string{"South"}, Names: []string{"Meera", "Tom"}, TurnMS: 60000}); err != nil {
 		return err
 	}
 	for _, step := range []func() error{

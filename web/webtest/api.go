@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	presets "github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
 )
 
@@ -115,11 +116,17 @@ func (a API) Finish(rules string, seats int, royal byte, seed uint64) (*server.S
 	return st, err
 }
 
-// play plays one game until want accepts its state or it ends.
+// play plays one game until want accepts its state or it ends; the API
+// holds every seat (pass and play).
 func (a API) play(rules string, seats int, royal byte, want func(*server.State) bool, rng *rand.Rand) (*server.Created, *server.State, error) {
+	pr, err := presets.Lookup(rules)
+	if err != nil {
+		return nil, nil, err
+	}
 	ng := server.NewGame{Rules: rules}
-	for range seats {
+	for _, seat := range pr.Seats()[:seats] {
 		ng.Seats = append(ng.Seats, "human")
+		ng.HostSeats = append(ng.HostSeats, seat.String())
 	}
 	c, err := a.Create(ng)
 	if err != nil {

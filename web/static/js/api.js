@@ -14,9 +14,11 @@
  *   partners: two teams, each seat with the seat opposite; frozen: when an
  *   army is frozen ("kingless", "team", "throne", "never", see web.Preset);
  *   roll_off: the first roll, with no seat, says which team starts
- * @typedef {{seat: string, player: string, name?: string, online?: boolean}} SeatInfo
+ * @typedef {{seat: string, player: string, name?: string, online?: boolean, invited?: boolean}} SeatInfo
+ *   invited: a human seat that waits for its player to claim it with its invite
  * @typedef {{spec: string, label: string, about: string}} PlayerChoice
- * @typedef {{turn_ms: number, on_timeout: string, abandon_ms: number, takeover: string, auto_pass: boolean, bot_delay_ms?: number}} Table
+ * @typedef {{turn_ms: number, on_timeout: string, help?: boolean, abandon_ms: number, takeover: string, auto_pass: boolean, bot_delay_ms?: number}} Table
+ *   help: false when the table turned engine help (hints, expected scores) off
  * @typedef {{seq?: number, kind: string, at?: string, seat?: string, roll?: string, action?: string,
  *   by?: string, player?: string, reason?: string, rules?: string, seed_hash?: string,
  *   seats?: SeatInfo[], table?: Table, position?: string, to_act?: string, dice?: string,
@@ -39,7 +41,11 @@
  *   to_act?: string, scores?: number[], result?: string, created: string, updated: string,
  *   seed_hash: string}} Summary
  * @typedef {{id: string, rules: string, seed_hash: string,
- *   seats: {seat: string, player: string, name?: string, token?: string}[], table: Table}} Created
+ *   seats: {seat: string, player: string, name?: string, token?: string, invite?: string}[], table: Table}} Created
+ *   token: a seat this browser holds; invite: a seat for a friend to claim
+ * @typedef {{seat: string, answer: string, to?: string}} RematchSeat
+ * @typedef {{game: string, status: string, by: string, rotate: boolean, expires?: string,
+ *   seats: RematchSeat[], new?: string, you?: string, seat?: string, token?: string}} Rematch
  * @typedef {{best: string, line: string[], expected: number[], depth: number, nodes: number,
  *   elapsed_ms: number}} Analysis
  */
@@ -152,17 +158,72 @@ export async function games(status, limit) {
 }
 
 /**
- * createGame starts a game and keeps the tokens of its human seats in this
- * browser.
- * @param {{rules: string, seats: string[], names?: string[], turn_ms?: number,
- *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean, bot_delay_ms?: number}} ng
+ * createGame starts a game and keeps in this browser the tokens of the
+ * seats it holds (host_seats) and the invites of the others, which are
+ * for friends and never act here.
+ * @param {{rules: string, seats: string[], names?: string[], host_seats?: string[], turn_ms?: number,
+ *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean, help?: boolean, bot_delay_ms?: number}} ng
  * @returns {Promise<Created>}
  */
 export async function createGame(ng) {
   /** @type {Created} */
   const c = await request('POST', '/api/games', ng);
-  for (const s of c.seats) if (s.token) saveToken(c.id, s.seat, s.token);
+  for (const s of c.seats) {
+    if (s.token) saveToken(c.id, s.seat, s.token);
+    if (s.invite) saveInvite(c.id, s.seat, s.invite);
+  }
   return c;
+}
+
+/**
+ * claim takes a seat with the invite a friend sent, and keeps its token.
+ * @param {string} id
+ * @param {string} seat
+ * @param {string} invite
+ */
+export async function claim(id, seat, invite) {
+  /** @type {{game: string, seat: string, token: string}} */
+  const c = await request('POST', `/api/games/${encodeURIComponent(id)}/claim`, { seat, invite });
+  saveToken(id, c.seat, c.token);
+  return c;
+}
+
+/**
+ * newInvite asks for a new invite for a seat nobody claimed, with the
+ * token of a seat the creator holds, and keeps it.
+ * @param {string} id
+ * @param {string} seat
+ * @param {string} token
+ * @returns {Promise<string>}
+ */
+export async function newInvite(id, seat, token) {
+  /** @type {{invite: string}} */
+  const r = await request('POST', `/api/games/${encodeURIComponent(id)}/invites`, { seat }, { token });
+  saveInvite(id, seat, r.invite);
+  return r.invite;
+}
+
+/**
+ * rematch offers or answers a rematch for the seat token holds.
+ * @param {string} id the finished game
+ * @param {string} token
+ * @param {'offer'|'accept'|'decline'|'start'} answer
+ * @param {boolean} [rotate] an offer's: every player one seat on
+ * @returns {Promise<Rematch>}
+ */
+export function rematch(id, token, answer, rotate) {
+  return request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, rotate ? { answer, rotate } : { answer }, { token });
+}
+
+/**
+ * rematchOf reads a finished game's rematch offer as the seat token holds
+ * sees it: with its new seat and token once the new game is made.
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<Rematch>}
+ */
+export function rematchOf(id, token) {
+  return request('GET', `/api/games/${encodeURIComponent(id)}/rematch`, undefined, { token });
 }
 
 /**
@@ -215,15 +276,45 @@ export function saveToken(id, seat, token) {
   try { localStorage.setItem(tokenKey(id), JSON.stringify(t)); } catch { /* private mode */ }
 }
 
+const inviteKey = (/** @type {string} */ id) => `chaturaji.invites.${id}`;
+
 /**
- * inviteLink is the address that opens a seat of a game in any browser.
- * The token travels in the fragment, which browsers never send to a server.
+ * invites returns the invites this browser's creator keeps for its
+ * friends' seats of a game, by seat: shown to be sent, never used here.
+ * @param {string} id
+ * @returns {Record<string,string>}
+ */
+export function invites(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(inviteKey(id)) || '{}');
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * saveInvite remembers the invite of a friend's seat.
  * @param {string} id
  * @param {string} seat
- * @param {string} token
+ * @param {string} invite
  */
-export function inviteLink(id, seat, token) {
-  return `${location.origin}/game/${encodeURIComponent(id)}#seat=${encodeURIComponent(seat)}&token=${encodeURIComponent(token)}`;
+export function saveInvite(id, seat, invite) {
+  const v = invites(id);
+  v[seat] = invite;
+  try { localStorage.setItem(inviteKey(id), JSON.stringify(v)); } catch { /* private mode */ }
+}
+
+/**
+ * inviteLink is the address that lets a friend claim a seat of a game: the
+ * first browser that opens it takes the seat, and no other after it. The
+ * invite travels in the fragment, which browsers never send to a server.
+ * @param {string} id
+ * @param {string} seat
+ * @param {string} invite
+ */
+export function inviteLink(id, seat, invite) {
+  return `${location.origin}/game/${encodeURIComponent(id)}#seat=${encodeURIComponent(seat)}&invite=${encodeURIComponent(invite)}`;
 }
 
 /**

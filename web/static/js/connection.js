@@ -3,7 +3,8 @@
 // (so the server sees each of them online), or one for a spectator. Events
 // are numbered; each is handled once, in order, whichever socket brings it.
 // A socket that drops reconnects by itself, with growing waits, asking for
-// the events after the last one handled.
+// the events after the last one handled. Once the game is over the sockets
+// stay open (?rematch=1) and bring its rematch offer (rematch.js).
 
 import { request } from './api.js';
 
@@ -12,7 +13,8 @@ import { request } from './api.js';
  * @typedef {'connecting'|'open'|'reconnecting'|'over'} Status
  * @typedef {{onEvent: (e: GameEvent, live: boolean) => void,
  *   onStatus: (s: Status, detail: string) => void,
- *   onError?: (e: GameEvent) => void}} Handlers
+ *   onError?: (e: GameEvent) => void,
+ *   onRematch?: (r: import('./api.js').Rematch) => void}} Handlers
  *   live: false for the events that happened before the page connected
  */
 
@@ -64,6 +66,11 @@ export class Connection {
       if (this.handlers.onError) this.handlers.onError(e);
       return;
     }
+    if (e.kind === 'rematch') {
+      const r = /** @type {any} */ (e).rematch;
+      if (r && this.handlers.onRematch) this.handlers.onRematch(r);
+      return;
+    }
     const seq = e.seq || 0;
     if (seq <= this.lastSeq) return;
     if (seq !== this.lastSeq + 1) {
@@ -102,6 +109,15 @@ export class Connection {
     return request('POST', `/api/games/${encodeURIComponent(this.id)}/actions`,
       { action, seq: this.lastSeq }, { token });
   }
+
+  /**
+   * leave resigns a seat this browser holds, or aborts the game for it.
+   * @param {string} seat
+   * @param {'resign'|'abort'} kind
+   */
+  leave(seat, kind) {
+    return request('POST', `/api/games/${encodeURIComponent(this.id)}/actions`, { kind }, { token: this.tokens[seat] });
+  }
 }
 
 /** Socket is one WebSocket of a connection, with its reconnection. */
@@ -126,7 +142,7 @@ class Socket {
     clearTimeout(this.timer);
     this.nextTry = 0;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    let url = `${proto}//${location.host}/api/games/${encodeURIComponent(this.conn.id)}/ws?after=${this.conn.lastSeq}`;
+    let url = `${proto}//${location.host}/api/games/${encodeURIComponent(this.conn.id)}/ws?after=${this.conn.lastSeq}&rematch=1`;
     if (this.token) url += `&token=${encodeURIComponent(this.token)}`;
     const ws = new WebSocket(url);
     this.ws = ws;

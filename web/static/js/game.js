@@ -19,6 +19,10 @@ import { Pacer } from './animate.js';
 import { Sounds } from './sound.js';
 import { Trays, addCaptures } from './captures.js';
 import { Names, causeText, notices, said, sound } from './effects.js';
+import { Leave } from './leave.js';
+import { confirmAction } from './confirm.js';
+import { RematchPanel } from './rematch.js';
+import { Invites, claimFromAddress } from './invites.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -28,25 +32,19 @@ import { Names, causeText, notices, said, sound } from './effects.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 
-/**
- * takeFragmentToken keeps a token given in the address (#seat=..&token=..)
- * and hides it; it reports whether there was one.
- */
-function takeFragmentToken() {
-  const f = new URLSearchParams(location.hash.slice(1));
-  const seat = f.get('seat'), token = f.get('token');
-  if (!seat || !token) return false;
-  api.saveToken(id, seat, token);
-  history.replaceState(null, '', location.pathname);
-  return true;
-}
-
 async function main() {
-  takeFragmentToken();
+  // A seat given in the address: an invite to claim, or a token.
+  const claimed = await claimFromAddress(id);
+  /** @type {GamePage|null} */
+  let page = null;
   // An invite link opened in a tab that shows this game already changes
   // only the fragment, which loads nothing: take its seat and start again
   // as that seat's player.
-  window.addEventListener('hashchange', () => { if (takeFragmentToken()) location.reload(); });
+  window.addEventListener('hashchange', async () => {
+    const c = await claimFromAddress(id);
+    if (c.seat && !c.refused) location.reload();
+    else if (c.refused && page) page.say(`You are watching: ${c.refused}`, 'error');
+  });
   let st;
   try {
     st = await api.game(id);
@@ -55,7 +53,12 @@ async function main() {
     return;
   }
   const preset = await api.preset(st.rules);
-  new GamePage(preset, st).start();
+  page = new GamePage(preset, st);
+  if (claimed.refused) {
+    document.body.dataset.claim = 'refused';
+    page.say(`You are watching: ${claimed.refused}`, 'error');
+  }
+  page.start();
 }
 
 class GamePage {
@@ -76,8 +79,6 @@ class GamePage {
     // The game as the events tell it.
     /** @type {SeatInfo[]} */
     this.seats = st.seats;
-    /** @type {SeatInfo[]} the seats as the game started, for a rematch */
-    this.startSeats = st.seats.map((s) => ({ ...s }));
     this.table = st.table;
     this.posText = st.position;
     this.pos = parsePosition(st.position);
@@ -126,6 +127,8 @@ class GamePage {
     this.couldAct = false;
     /** an event has come since the page connected */
     this.liveSeen = false;
+    /** @type {Set<string>} the seats that played an action of their own (abort) */
+    this.moved = new Set();
 
     this.baseTitle = `Chaturaji · ${preset.name} · ${id}`;
     document.title = this.baseTitle;
@@ -150,7 +153,12 @@ class GamePage {
       onEvent: (e, live) => this.pacer.push(e, live),
       onStatus: (s, detail) => this.net(s, detail),
       onError: (e) => this.say(e.error ? e.error.message : 'refused', 'error'),
+      onRematch: (r) => this.rematch.take(r),
     });
+    const say = (/** @type {string} */ t, /** @type {'info'|'error'|undefined} */ k) => this.say(t, k);
+    this.leave = new Leave(byId('leave'), (seat, kind) => this.conn.leave(seat, kind), say);
+    this.rematch = new RematchPanel(id, this.tokens, say);
+    this.invites = new Invites(byId('invite'), id, preset, this.tokens);
     window.setInterval(() => this.refreshOnline(), 15000);
   }
 
@@ -176,8 +184,10 @@ class GamePage {
         h('button', { type: 'button', id: 'play-move', onclick: () => this.playSelected() }, 'Play')),
       h('div', { class: 'action-row tools' },
         h('button', { type: 'button', id: 'hint', class: 'secondary', onclick: () => this.askHint(), title: "Show the strong bot's suggested move" }, 'Hint'),
-        h('label', { class: 'check' }, analysisBox, ' Expected scores'),
-        h('label', { class: 'check view' }, 'View from ', view)));
+        h('label', { class: 'check', id: 'analysis-label' }, analysisBox, ' Expected scores'),
+        h('label', { class: 'check view' }, 'View from ', view)),
+      h('p', { id: 'help-off', class: 'small muted', hidden: true }, 'Engine help is off at this table: no hints or expected scores, for anyone.'),
+      h('div', { class: 'action-row leave', id: 'leave' }));
   }
 
   /**
@@ -189,7 +199,9 @@ class GamePage {
     if (live) this.liveSeen = true;
     switch (e.kind) {
       case 'start':
-        if (e.seats) { this.seats = e.seats.map((s) => ({ ...s })); this.startSeats = e.seats.map((s) => ({ ...s })); }
+        // The seats as the game began; whether each is online or waits for
+        // its invite is the state's, which the events do not say.
+        if (e.seats) this.seats = e.seats.map((s, i) => ({ ...s, online: (this.seats[i] || {}).online, invited: (this.seats[i] || {}).invited }));
         if (e.table) this.table = e.table;
         break;
       case 'roll':
@@ -223,6 +235,7 @@ class GamePage {
           this.latest = letter;
           if (live) this.animateMove = { from: a.from, to: a.to };
         }
+        if (e.by === 'player' && e.seat) this.moved.add(e.seat);
         const began = this.opened[e.seat || ''];
         if (began !== undefined && e.at) {
           this.took[e.seat || ''] = Math.max(0, Date.parse(e.at) - began);
@@ -343,7 +356,12 @@ class GamePage {
     this.renderTurn(canAct);
     this.renderActions(canAct);
     this.renderOver();
-    this.renderInvite();
+    this.invites.render(this.seats, this.status === 'live');
+    this.leave.render({ status: this.status, seats: this.seats, held: this.held, moved: this.moved, toAct: this.toAct, actions: this.actions });
+    this.renderHelp();
+    // Over, the sockets stay open for the rematch: say it is finished.
+    const net = byId('net');
+    if (this.status !== 'live' && net.dataset.state === 'open') net.textContent = 'Finished';
     if (this.analysis.on) this.analysis.update(this.posText);
     document.body.dataset.status = this.status;
     document.body.dataset.toAct = this.toAct;
@@ -356,8 +374,9 @@ class GamePage {
   renderTurn(canAct) {
     const el = byId('turn');
     if (this.status !== 'live') {
-      const reason = this.end && this.end.end ? this.end.end : 'the game is over';
-      replace(el, h('strong', {}, 'Game over'), ` — ${reason}. `,
+      const aborted = !!this.end && this.end.end === 'aborted';
+      const reason = aborted ? `aborted by ${this.end && this.end.seat}, no result` : this.end && this.end.end ? this.end.end : 'the game is over';
+      replace(el, h('strong', {}, aborted ? 'Game aborted' : 'Game over'), ` — ${reason}. `,
         this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last' }, this.lastSaid) : null,
         this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
       el.className = 'turn-banner done';
@@ -434,8 +453,8 @@ class GamePage {
   }
 
   /** @param {string} action */
-  confirmSend(action) {
-    if (action === 'retire' && !confirm('Retire your king? Your army leaves the game.')) return;
+  async confirmSend(action) {
+    if (action === 'retire' && !await confirmAction({ id: 'confirm-retire', title: 'Retire your king?', text: 'Your army leaves the game.', yes: 'Retire' })) return;
     this.send(action);
   }
 
@@ -502,7 +521,8 @@ class GamePage {
     el.dataset.state = s;
     switch (s) {
       case 'open':
-        el.textContent = this.wasDown ? 'Reconnected' : 'Live';
+        // Over, the sockets stay open for the rematch.
+        el.textContent = this.status !== 'live' ? 'Finished' : this.wasDown ? 'Reconnected' : 'Live';
         if (this.wasDown) toast('Reconnected: the game is up to date.');
         this.wasDown = false;
         break;
@@ -522,7 +542,7 @@ class GamePage {
     if (this.status !== 'live') return;
     try {
       const st = await api.game(id);
-      st.seats.forEach((s, i) => { if (this.seats[i]) this.seats[i].online = s.online; });
+      st.seats.forEach((s, i) => { if (this.seats[i]) Object.assign(this.seats[i], { online: s.online, invited: s.invited }); });
       this.schedule();
     } catch { /* the socket reports trouble */ }
   }
@@ -534,7 +554,12 @@ class GamePage {
       return;
     }
     const e = this.end;
+    // Drawn once for an end: the rematch panel within keeps its focus.
+    const key = `${e.seq}|${this.seats.map((s) => s.player).join()}`;
+    if (!box.hidden && box.dataset.key === key) return;
+    box.dataset.key = key;
     const pr = this.preset;
+    const aborted = e.end === 'aborted';
     const ranks = e.ranks || [];
     const order = pr.seats.map((s, i) => i).sort((a, b) => (ranks[a] || 9) - (ranks[b] || 9));
     const rows = order.map((i) => {
@@ -544,22 +569,23 @@ class GamePage {
         h('td', { class: 'rank' }, ranks[i] ? ordinal(ranks[i]) : ''),
         h('td', {}, armyBadge(s.letter, 20), ' ', s.seat, this.held.has(s.seat) ? h('span', { class: 'you-tag' }, 'you') : null),
         h('td', { class: 'muted' }, info ? (info.name || api.playerLabel(info.player)) : ''),
-        h('td', { class: 'num' }, pr.goal === 'points' ? String((e.scores || [])[i] ?? '') : ''));
+        h('td', { class: 'num' }, pr.goal === 'points' && !aborted ? String((e.scores || [])[i] ?? '') : ''));
     });
     let chart = null;
-    if (pr.goal === 'points') {
+    if (pr.goal === 'points' && !aborted) {
       chart = h('div', { class: 'chart-host over-chart' });
       new ScoreChart(chart, pr).render(this.scoreHistory);
     }
+    this.rematch.show(this.seats);
     replace(box,
       h('div', { class: 'over-card', role: 'dialog', 'aria-labelledby': 'over-title' },
-        h('h2', { id: 'over-title' }, 'Game over'),
-        h('p', { class: 'muted' }, `${e.end || ''}`),
+        h('h2', { id: 'over-title' }, aborted ? 'Game aborted' : 'Game over'),
+        h('p', { class: 'muted' }, aborted ? `${e.seat || 'A player'} aborted the game in its first round: it has no result.` : `${e.end || ''}`),
         ...this.overGains(e),
         h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
         chart,
+        this.rematch.el,
         h('div', { class: 'button-row' },
-          h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: () => this.rematch() }, 'Rematch'),
           h('a', { class: 'button', href: `/replay/${encodeURIComponent(id)}` }, 'Replay & verify dice'),
           h('a', { class: 'button secondary', href: `/api/games/${encodeURIComponent(id)}/record`, download: `chaturaji-${id}.txt` }, 'Download record'),
           h('button', { type: 'button', class: 'secondary', onclick: () => { this.overDismissed = true; this.render(); } }, 'Show the board')),
@@ -583,41 +609,18 @@ class GamePage {
     });
   }
 
-  renderInvite() {
-    const box = byId('invite');
-    const humans = this.seats.filter((s) => s.player === 'human').length;
-    if (this.status !== 'live' || this.held.size === 0 || humans < 2) {
-      box.hidden = true;
-      return;
-    }
-    if (box.dataset.for === [...this.held].join(',')) { box.hidden = false; return; }
-    box.dataset.for = [...this.held].join(',');
-    const rows = [...this.held].map((seat) => {
-      const link = api.inviteLink(id, seat, this.tokens[seat]);
-      return h('li', {}, armyBadge(this.letter[seat], 18), ` ${seat} `,
-        h('button', { type: 'button', class: 'secondary small', 'aria-label': `Copy the invite link of ${seat}`, onclick: async () => toast(await copyText(link) ? `Link for ${seat} copied` : 'Copy failed: select the link') }, 'Copy link'));
-    });
-    replace(box, h('h2', { class: 'panel-title' }, 'Seats in this browser'),
-      h('p', { class: 'small muted' }, 'Play them here in turn (the board turns to the seat to move), or send a link to a friend who takes the seat.'),
-      h('ul', { class: 'invite-list' }, ...rows));
-    box.hidden = false;
-  }
-
-  async rematch() {
-    const btn = /** @type {HTMLButtonElement} */ (byId('rematch'));
-    btn.disabled = true;
-    try {
-      const t = this.table;
-      const c = await api.createGame({
-        rules: this.preset.name,
-        seats: this.startSeats.map((s) => s.player),
-        names: this.startSeats.map((s) => s.name || ''),
-        turn_ms: t.turn_ms, on_timeout: t.on_timeout, takeover: t.takeover, auto_pass: t.auto_pass, bot_delay_ms: t.bot_delay_ms,
-      });
-      location.href = `/game/${encodeURIComponent(c.id)}`;
-    } catch (e) {
-      btn.disabled = false;
-      this.say(`No rematch: ${/** @type {Error} */ (e).message}`, 'error');
+  /**
+   * renderHelp hides the engine's help where the table turned it off: the
+   * server refuses it there anyway, for everyone.
+   */
+  renderHelp() {
+    const off = this.table.help === false;
+    byId('help-off').hidden = !off;
+    byId('hint').hidden = off;
+    byId('analysis-label').hidden = off;
+    if (off && this.analysis.on) {
+      /** @type {HTMLInputElement} */ (byId('analysis-toggle')).checked = false;
+      this.analysis.show(false);
     }
   }
 }

@@ -53,7 +53,7 @@ async function playNow() {
   const btn = /** @type {HTMLButtonElement} */ (byId('play-now'));
   btn.disabled = true;
   try {
-    const c = await api.createGame({ rules: 'chaturaji', seats: ['human', 'bot:3', 'bot:3', 'bot:3'] });
+    const c = await api.createGame({ rules: 'chaturaji', seats: ['human', 'bot:3', 'bot:3', 'bot:3'], host_seats: ['South'] });
     location.href = `/game/${encodeURIComponent(c.id)}`;
   } catch (e) {
     byId('play-error').textContent = `The game could not start: ${/** @type {Error} */ (e).message}`;
@@ -79,6 +79,7 @@ function seatRows() {
     const about = h('small', { class: 'seat-about', id: `about-${s.seat}` });
     const explain = () => { about.textContent = (players.find((p) => p.spec === sel.value) || { about: '' }).about; };
     sel.addEventListener('change', explain);
+    sel.addEventListener('change', hostSeats);
     explain();
     return h('div', { class: 'seat-row' },
       h('span', { class: 'seat-label' }, armyBadge(s.letter, 20), s.seat),
@@ -87,6 +88,39 @@ function seatRows() {
       about);
   });
   replace(byId('seat-rows'), ...rows);
+  hostSeats();
+}
+
+/** humanSeats lists the seats the form gives to people. */
+function humanSeats() {
+  const pr = currentPreset();
+  if (!pr) return [];
+  return pr.seats.map((s) => s.seat).filter((seat) => /** @type {HTMLSelectElement} */ (byId(`seat-${seat}`)).value === 'human');
+}
+
+/**
+ * hostSeats offers the seats this browser may hold: one human seat, its
+ * player's own (the others get invite links), or every human seat on
+ * this device ("pass and play"), chosen, never the default.
+ */
+function hostSeats() {
+  const sel = /** @type {HTMLSelectElement} */ (byId('host-seat'));
+  const humans = humanSeats();
+  const keep = sel.value;
+  const options = humans.map((seat) => h('option', { value: seat }, seat));
+  if (humans.length > 1) options.push(h('option', { value: 'all' }, 'Pass and play: this device plays all the human seats'));
+  if (!humans.length) options.push(h('option', { value: '' }, 'none: only bots play'));
+  replace(sel, ...options);
+  sel.value = [...humans, humans.length > 1 ? 'all' : ''].includes(keep) && keep ? keep : (humans[0] || '');
+  sel.disabled = humans.length === 0;
+  const explain = () => {
+    const others = humans.filter((s) => s !== sel.value);
+    byId('host-seat-about').textContent = sel.value === 'all'
+      ? 'This browser plays every human seat in turn: no invite links.'
+      : others.length ? `${others.join(', ')} ${others.length > 1 ? 'get invite links' : 'gets an invite link'} to send: each opens its seat for one friend.` : '';
+  };
+  sel.onchange = explain;
+  explain();
 }
 
 /** Words for the values of house rules that are not plain numbers or on/off. */
@@ -170,14 +204,19 @@ async function create() {
   const names = pr.seats.map((s) => /** @type {HTMLInputElement} */ (byId(`name-${s.seat}`)).value.trim());
   const turn = Number(/** @type {HTMLSelectElement} */ (byId('time')).value);
   const pace = /** @type {HTMLSelectElement} */ (byId('bot-pace')).value; // '': the server's bot delay
+  const host = /** @type {HTMLSelectElement} */ (byId('host-seat')).value;
+  const humans = humanSeats();
+  const help = /** @type {HTMLInputElement} */ (byId('help')).checked;
   const btn = /** @type {HTMLButtonElement} */ (byId('create'));
   btn.disabled = true;
   const out = byId('created');
   try {
     const c = await api.createGame({
       rules, seats, names: names.some(Boolean) ? names : undefined,
+      host_seats: host === 'all' ? humans : host ? [host] : [],
       turn_ms: turn || undefined, on_timeout: /** @type {HTMLSelectElement} */ (byId('timeout')).value,
       bot_delay_ms: pace === '' ? undefined : Number(pace),
+      help: help ? undefined : false,
     });
     showCreated(c);
   } catch (e) {
@@ -189,20 +228,23 @@ async function create() {
 }
 
 /**
- * showCreated lists the human seats of a new game: a link to play each
- * here, and an invite link to copy for friends.
+ * showCreated shows what a new game needs from its creator: the seats
+ * this browser plays, with a button to play, and an invite link to send
+ * for each friend's seat, with a button that copies it. The links are for
+ * friends: this page never opens them itself.
  * @param {import('./api.js').Created} c
  */
 function showCreated(c) {
   const out = byId('created');
   const pr = currentPreset();
   const letter = (/** @type {string} */ seat) => (pr && pr.seats.find((s) => s.seat === seat) || { letter: 'b' }).letter;
-  const humans = c.seats.filter((s) => s.token);
+  const mine = c.seats.filter((s) => s.token);
+  const invited = c.seats.filter((s) => s.invite);
   const game = `/game/${encodeURIComponent(c.id)}`;
-  // Each seat's link written out, to read or select, with a button that
+  // Each friend's link written out, to read or select, with a button that
   // copies it.
-  const items = humans.map((s) => {
-    const link = api.inviteLink(c.id, s.seat, s.token || '');
+  const items = invited.map((s) => {
+    const link = api.inviteLink(c.id, s.seat, s.invite || '');
     const field = /** @type {HTMLInputElement} */ (h('input', {
       type: 'text', class: 'invite-link', readonly: true, value: link, id: `invite-${s.seat}`,
       'aria-label': `Invite link of ${s.seat}`, spellcheck: 'false',
@@ -215,18 +257,21 @@ function showCreated(c) {
         type: 'button', class: 'secondary small', 'data-invite': s.seat, 'data-link': link,
         'aria-label': `Copy the invite link of ${s.seat}`,
         onclick: async () => toast(await copyText(link) ? `Invite link for ${s.seat} copied` : 'Copy failed: select the link and copy it'),
-      }, 'Copy'),
-      h('a', { href: link, class: 'small', 'aria-label': `Open ${s.seat}'s seat here` }, 'open'));
+      }, 'Copy'));
   });
+  const yours = mine.map((s) => s.seat).join(', ');
+  let play = '▶ Watch';
+  if (mine.length > 1) play = '▶ Play all your seats here';
+  else if (mine.length === 1) play = `▶ Play ${yours}`;
   out.hidden = false;
   replace(out,
     h('h3', { class: 'created-title', tabindex: -1 }, 'Game created'),
-    h('p', {}, humans.length > 1
-      ? 'Send each friend the link of their seat, or play every human seat here, in turn.'
-      : humans.length === 1 ? 'Your seat is ready.' : 'Only bots: watch them play.'),
-    humans.length ? h('ul', { class: 'invite-links' }, ...items) : null,
-    h('p', {}, h('a', { class: 'button primary', href: game, id: 'open-game' },
-      humans.length > 1 ? '▶ Play all human seats here' : humans.length ? '▶ Play' : '▶ Watch')));
+    h('p', { id: 'your-seats' }, mine.length > 1
+      ? `This browser plays ${yours}, in turn.`
+      : mine.length === 1 ? `Your seat: ${yours}.` : invited.length ? 'You hold no seat: you will watch.' : 'Only bots: watch them play.'),
+    invited.length ? h('p', {}, 'Send each friend the link of their seat: the first browser that opens it takes the seat, and no other can after it.') : null,
+    invited.length ? h('ul', { class: 'invite-links' }, ...items) : null,
+    h('p', {}, h('a', { class: 'button primary', href: game, id: 'open-game' }, play)));
   // The links come under the form, below the fold of most screens: bring
   // them into view, and the focus to them for keyboards and screen readers.
   out.scrollIntoView({ block: out.offsetHeight < innerHeight ? 'center' : 'start' });

@@ -161,5 +161,7 @@ export function addTakeover(turns, e, letter, dice, step) {
 export function takeoverWhy(reason) {
   if (reason === 'timeout') return 'out of time';
   if (reason === 'idle') return 'the player did not act';
+  if (reason === 'resigned') return 'the player resigned';
+  if (reason === 'expired') return 'nobody was at the table';
   return 'the player left';
 }

@@ -73,7 +73,8 @@ export class Seats {
         h('span', { class: 'seat-name' }, `${name}`, h('span', { class: 'colour-name' }, ` · ${armies[def.letter].name}`)),
         h('span', { class: 'seat-player' }, you ? h('span', { class: 'you-tag' }, 'you') : null,
           info.online === true ? h('span', { class: 'online', title: 'connected' }, '● ') : info.online === false ? h('span', { class: 'offline', title: 'not connected' }, '○ ') : null,
-          ...who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '')),
+          ...who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '',
+          info.invited && !st.over ? ' · waiting for its player' : '')),
       this.clock(name, info, toAct, st),
       h('span', { class: 'seat-score', title: 'score' }, pr.goal === 'points' ? String(st.scores[i] ?? 0) : ''),
       h('span', { class: ['seat-rank', rank === 1 && 'first'], title: 'rank' }, rank ? ordinal(rank) : ''));

@@ -1,0 +1,105 @@
+// @ts-check
+// Leaving a game: resign (the rules' retire for a lone king where it may
+// retire now, else a bot plays the seat for the rest of the game) and
+// abort (the game ends with no result, while some human seat has not yet
+// moved). Both are asked again in a dialog first (confirm.js), and both
+// are the server's to do (POST .../actions with kind resign or abort).
+
+import { h, replace, toast } from './dom.js';
+import { confirmAction } from './confirm.js';
+
+/**
+ * @typedef {import('./api.js').SeatInfo} SeatInfo
+ * @typedef {{status: string, seats: SeatInfo[], held: Set<string>, moved: Set<string>,
+ *   toAct: string, actions: string[]}} LeaveState
+ *   moved: the seats that played an action of their own
+ */
+
+export class Leave {
+  /**
+   * @param {HTMLElement} host where the buttons go
+   * @param {(seat: string, kind: 'resign'|'abort') => Promise<any>} send
+   * @param {(text: string, kind?: 'info'|'error') => void} say
+   */
+  constructor(host, send, say) {
+    this.host = host;
+    this.send = send;
+    this.say = say;
+    /** @type {LeaveState|null} */
+    this.state = null;
+    this.key = '';
+  }
+
+  /**
+   * mine returns the seats this browser holds that people still play.
+   * @param {LeaveState} st
+   */
+  mine(st) {
+    return st.seats.filter((s) => s.player === 'human' && st.held.has(s.seat)).map((s) => s.seat);
+  }
+
+  /**
+   * abortable reports whether the game is still in its first round: a
+   * human seat has not played an action of its own.
+   * @param {LeaveState} st
+   */
+  abortable(st) {
+    return st.seats.some((s) => s.player === 'human' && !st.moved.has(s.seat));
+  }
+
+  /** @param {LeaveState} st */
+  render(st) {
+    this.state = st;
+    const mine = st.status === 'live' ? this.mine(st) : [];
+    const abort = mine.length > 0 && this.abortable(st);
+    const key = `${mine.join(',')}|${abort}`;
+    if (key === this.key) return;
+    this.key = key;
+    replace(this.host,
+      mine.length ? h('button', { type: 'button', id: 'resign', class: 'danger small', onclick: () => this.resign() }, 'Resign') : null,
+      abort ? h('button', { type: 'button', id: 'abort', class: 'danger small', onclick: () => this.abort() }, 'Abort game') : null);
+  }
+
+  /** seat returns the seat a resign is for: the one to act, if it is this browser's, else its first. */
+  seat() {
+    const st = /** @type {LeaveState} */ (this.state);
+    const mine = this.mine(st);
+    return mine.includes(st.toAct) ? st.toAct : mine[0];
+  }
+
+  async resign() {
+    const st = this.state;
+    if (!st) return;
+    const seat = this.seat();
+    if (!seat) return;
+    const retire = seat === st.toAct && st.actions.includes('retire');
+    const yes = await confirmAction({
+      id: 'confirm-resign', title: `Resign ${seat}?`, yes: 'Resign',
+      text: retire
+        ? 'Your lone king retires from the board, as the rules allow: your army leaves the game.'
+        : `A bot plays ${seat} for the rest of the game, and you watch. The game goes on for the others.`,
+    });
+    if (!yes) return;
+    try {
+      await this.send(seat, 'resign');
+      toast(`${seat} resigned`);
+    } catch (e) {
+      this.say(`Not resigned: ${/** @type {Error} */ (e).message}`, 'error');
+    }
+  }
+
+  async abort() {
+    const seat = this.seat();
+    if (!seat) return;
+    const yes = await confirmAction({
+      id: 'confirm-abort', title: 'Abort the game?', yes: 'Abort',
+      text: 'The game ends now, for everyone, with no result. A game can be aborted only until every player has moved once.',
+    });
+    if (!yes) return;
+    try {
+      await this.send(seat, 'abort');
+    } catch (e) {
+      this.say(`Not aborted: ${/** @type {Error} */ (e).message}`, 'error');
+    }
+  }
+}
