@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,5 +135,20 @@ func TestCloseTwice(t *testing.T) {
 	}
 	if _, err := s.Game(t.Context(), "g1"); err == nil || errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Game after Close: %v, want an error other than ErrNotFound", err)
+	}
+}
+
+// BenchmarkAppend is storetest.BenchmarkAppend on a file, with 1 and with
+// 1,000 games appending at once.
+func BenchmarkAppend(b *testing.B) {
+	for _, games := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
+			s, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "games.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchmarkAppend(b, s, games)
+		})
 	}
 }
