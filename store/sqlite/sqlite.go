@@ -63,7 +63,9 @@ type Store struct {
 	write *sql.DB // one connection: SQLite has one writer at a time
 	read  *sql.DB // read-only connections; the same as write in memory
 
-	appends batcher // group commit of AppendEvents
+	appends batcher       // group commit of AppendEvents
+	stmts   *appendStmts  // AppendEvents' statements, prepared on write
+	ckpt    *checkpointer // nil in memory
 
 	closeOnce sync.Once
 	closeErr  error
@@ -86,6 +88,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		"_pragma="+busy,
 		"_pragma=journal_mode(WAL)",
 		"_pragma=synchronous(FULL)",
+		// The savepoints of a group commit (batch.go) keep their journal
+		// in memory, not in a temporary file written for each append.
+		"_pragma=temp_store(MEMORY)",
+		// Checkpoints run beside the commits, not in them (checkpoint.go).
+		"_pragma=wal_autocheckpoint(0)",
 		"_pragma=foreign_keys(1)",
 		// Deleted and replaced content is overwritten with zeros, not
 		// left in free space: a seed sealed in place (ReplaceSeed) leaves
@@ -105,7 +112,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		write.Close()
 		return nil, err
 	}
+	if s.stmts, err = prepareAppends(ctx, write); err != nil {
+		write.Close()
+		return nil, err
+	}
 	if path == Memory {
+		s.appends.start(s.commitBatch)
 		return s, nil
 	}
 	read, err := sql.Open("sqlite", dsn(path,
@@ -120,10 +132,21 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read.SetMaxIdleConns(readers)
 	if err := read.PingContext(ctx); err != nil {
 		read.Close()
+		s.stmts.close()
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
 	s.read = read
+	ckpt, err := sql.Open("sqlite", dsn(path, "_pragma="+busy))
+	if err != nil {
+		read.Close()
+		s.stmts.close()
+		write.Close()
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	s.ckpt = startCheckpointer(ckpt)
+	s.appends.start(s.commitBatch)
 	return s, nil
 }
 
@@ -132,10 +155,16 @@ func dsn(path string, params ...string) string {
 	return path + "?" + strings.Join(params, "&")
 }
 
-// Close closes the database. Calling it again does nothing.
+// Close commits the appends under way, refuses later ones and closes the
+// database. Calling it again does nothing.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		s.appends.stop()
+		s.stmts.close()
 		var errs []error
+		if s.ckpt != nil {
+			errs = append(errs, s.ckpt.stop())
+		}
 		if s.read != s.write {
 			errs = append(errs, s.read.Close())
 		}
@@ -160,6 +189,9 @@ func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	if s.ckpt != nil {
+		s.ckpt.committed()
 	}
 	return nil
 }

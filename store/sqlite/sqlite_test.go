@@ -71,6 +71,8 @@ func TestConnectionSettings(t *testing.T) {
 		{"foreign_keys", true, "1"},
 		{"busy_timeout", true, "10000"},
 		{"secure_delete", true, "1"},
+		{"temp_store", true, "2"},         // MEMORY
+		{"wal_autocheckpoint", true, "0"}, // checkpoint.go checkpoints
 		{"journal_mode", false, "wal"},
 		{"foreign_keys", false, "1"},
 		{"query_only", false, "1"},
@@ -135,6 +137,9 @@ func TestCloseTwice(t *testing.T) {
 	}
 	if _, err := s.Game(t.Context(), "g1"); err == nil || errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Game after Close: %v, want an error other than ErrNotFound", err)
+	}
+	if err := s.AppendEvents(t.Context(), "g1", 0, []store.Event{{Seq: 1, Kind: "roll", Data: []byte(`{}`)}}); err == nil || errors.Is(err, store.ErrNotFound) {
+		t.Errorf("AppendEvents after Close: %v, want an error other than ErrNotFound", err)
 	}
 }
 
