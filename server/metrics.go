@@ -38,6 +38,10 @@ type metrics struct {
 	requestTime  *prometheus.HistogramVec // their durations, WebSockets left out
 	botDecisions *prometheus.CounterVec   // bot decisions, by bot
 	botTime      *prometheus.HistogramVec // their durations, by bot
+
+	conns        prometheus.Gauge       // connections open, WebSockets included (conn.go)
+	connsRefused *prometheus.CounterVec // connections closed at once over a cap, by cap
+	acceptErrors prometheus.Counter     // failures to accept a connection
 }
 
 // secondsBuckets are the bounds of every duration histogram, in seconds.
@@ -89,6 +93,11 @@ func newMetrics() *metrics {
 			Help: "Bot decisions taken, by bot (its kind or level)."}, []string{"bot"}),
 		botTime: histogramVec("chaturaji_bot_decision_seconds",
 			"One bot decision, from its start to its choice (not its wait for a worker), by bot.", "bot"),
+
+		conns: gauge("chaturaji_connections", "Connections open now, WebSockets included."),
+		connsRefused: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_connections_refused_total",
+			Help: "Connections closed as soon as accepted, over a cap: total (Config.MaxConns) or client (Config.MaxConnsPerClient)."}, []string{"cap"}),
+		acceptErrors: counter("chaturaji_accept_errors_total", "Failures to accept a connection, such as running out of file descriptors."),
 	}
 	reg.MustRegister(
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.GoRuntimeMetricsRule{
@@ -99,6 +108,9 @@ func newMetrics() *metrics {
 	// The store operations show from the start, at 0.
 	for _, op := range []string{opCreate, opAppend, opSeat, opFinish} {
 		m.commitTime.WithLabelValues(op)
+	}
+	for _, c := range []string{"total", "client"} {
+		m.connsRefused.WithLabelValues(c)
 	}
 	return m
 }
