@@ -116,10 +116,10 @@ func runLoadtest(e *env, args []string) error {
 		defer os.RemoveAll(dir)
 		db := filepath.Join(dir, "games.db")
 		// The server's defaults, but for the per-client limits of
-		// requests, game creations and WebSockets: every client of the
-		// test comes from one address.
+		// requests, game creations, WebSockets and connections: every
+		// client of the test comes from one address.
 		cfg := server.Config{RequestRate: 1000, RequestBurst: 5**games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
-			MaxConnsPerAddr: 4**games + 100}
+			MaxConnsPerAddr: 4**games + 100, MaxConns: 4**games + 1000}
 		keys := keySource{path: filepath.Join(dir, keyFileName)}
 		run, err := startServer(ctx, cfg, "sqlite:"+db, "127.0.0.1:0", keys, slog.New(slog.DiscardHandler))
 		if err != nil {

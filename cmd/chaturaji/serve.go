@@ -33,7 +33,8 @@ var serveCommand = &command{
 
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
                        [--bot-time D] [--grace D] [--trusted-proxies CIDRS] [--request-rate N]
-                       [--costly-rate N] [--log-level LEVEL] [--log-json]
+                       [--costly-rate N] [--max-conns N] [--max-conns-per-client N]
+                       [--body-timeout D] [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -80,6 +81,14 @@ Flags:
 	                   100, bursts of 400)
 	--costly-rate N    each client's costly requests a second: new games, analyses,
 	                   exports, verifications (default 1, bursts of 20)
+	--max-conns N      connections open at once, WebSockets included (default
+	                   10000, or three quarters of the limit of open files if lower);
+	                   past it a new connection is closed at once
+	--max-conns-per-client N
+	                   connections open at once from one client, a trusted proxy
+	                   left out (default 1100)
+	--body-timeout D   the longest a request's body may take to arrive after its
+	                   headers (default 10s; past it the answer is 408 ETIMEOUT)
 	--log-level LEVEL  debug, info, warn or error (default info)
 	--log-json         write the logs as JSON (default text), on standard error
 `
@@ -108,6 +117,9 @@ func runServe(e *env, args []string) error {
 	})
 	requestRate := fs.Float64("request-rate", 100, "")
 	costlyRate := fs.Float64("costly-rate", 1, "")
+	maxConns := fs.Int("max-conns", 0, "")
+	maxConnsPerClient := fs.Int("max-conns-per-client", 0, "")
+	bodyTimeout := fs.Duration("body-timeout", 10*time.Second, "")
 	level := fs.String("log-level", "info", "")
 	logJSON := fs.Bool("log-json", false, "")
 	if err := parseFlags(e, fs, serveHelp, args); err != nil {
@@ -118,6 +130,17 @@ func runServe(e *env, args []string) error {
 	}
 	if *requestRate <= 0 || *costlyRate <= 0 {
 		return usageError("--request-rate %g, --costly-rate %g: want rates above 0", *requestRate, *costlyRate)
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"max-conns", *maxConns}, {"max-conns-per-client", *maxConnsPerClient}} {
+		if flagGiven(fs, f.name) && f.n < 1 {
+			return usageError("--%s %d: want 1 or more", f.name, f.n)
+		}
+	}
+	if *bodyTimeout <= 0 {
+		return usageError("--body-timeout %v: want a duration above 0", *bodyTimeout)
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -133,7 +156,8 @@ func runServe(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := server.Config{Origins: origins, BotTime: *botTime, Grace: *grace,
-		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate}
+		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate,
+		MaxConns: *maxConns, MaxConnsPerClient: *maxConnsPerClient, BodyTimeout: *bodyTimeout}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
 		keys.path = defaultKeyFile(*dsn)
@@ -206,17 +230,11 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks ke
 		publicKey: record.FormatPublicKey(cfg.SigningKey.Public().(ed25519.PublicKey)),
 		srv:       srv,
 		store:     st,
-		http: &http.Server{
-			Handler:           web.Mount(srv, web.Options{Logger: logger}),
-			ReadHeaderTimeout: 10 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-			MaxHeaderBytes:    16 << 10,
-			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
-		},
-		failed: make(chan error, 1),
+		http:      srv.HTTPServer(web.Mount(srv, web.Options{Logger: logger})),
+		failed:    make(chan error, 1),
 	}
 	go func() {
-		if err := r.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		if err := r.http.Serve(srv.Listener(ln)); !errors.Is(err, http.ErrServerClosed) {
 			r.failed <- err
 		}
 	}()

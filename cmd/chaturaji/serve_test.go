@@ -367,7 +367,17 @@ type serverProcess struct {
 // which key signs its records.
 func startBinary(t *testing.T, bin, addr, db string, flags ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", db, "--bot-time", "20ms"}, flags...)...)
+	return startCommand(t, exec.Command(bin, serveArgs(addr, db, flags...)...), addr)
+}
+
+// serveArgs are the arguments of `chaturaji serve` as startBinary runs it.
+func serveArgs(addr, db string, flags ...string) []string {
+	return append([]string{"serve", "--addr", addr, "--db", db, "--bot-time", "20ms"}, flags...)
+}
+
+// startCommand is startBinary with the command to run given.
+func startCommand(t *testing.T, cmd *exec.Cmd, addr string) *serverProcess {
+	t.Helper()
 	cmd.Dir = t.TempDir()
 	b := &serverProcess{cmd: cmd, start: time.Now(), log: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = b.log
