@@ -93,6 +93,12 @@ func (p *loadPlayer) play(ctx context.Context) error {
 // follow connects and follows the game until it is over or the connection
 // fails; dialed says whether it got connected.
 func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
+	// A context of the connection's own: the WebSocket library registers
+	// with the context of every Read and Write, and thousands of
+	// connections registering with one shared context queue on its lock,
+	// which the times would measure.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	u := p.lt.wsBase + "/api/games/" + p.game.id + "/ws?after=" + strconv.FormatInt(p.last, 10)
 	h := http.Header{}
 	if p.token != "" {
