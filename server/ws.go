@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -227,15 +228,18 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 		return
 	}
 	go c.read(ctx, cancel)
-	go c.ping(ctx, cancel)
+	defer c.ping(ctx, cancel)()
 	for {
 		select {
-		case data, ok := <-sub.ch:
-			if !ok {
-				c.close(sub.why)
-				return
+		case <-sub.ready:
+			evs, ended, why := sub.take()
+			for _, data := range evs {
+				if err := c.write(ctx, data); err != nil {
+					return
+				}
 			}
-			if err := c.write(ctx, data); err != nil {
+			if ended {
+				c.close(why)
 				return
 			}
 		case <-ctx.Done():
@@ -324,25 +328,28 @@ func (c *wsConn) handle(ctx context.Context, data []byte) {
 	c.srv.metrics.latency.Observe(time.Since(start).Seconds())
 }
 
-// ping keeps the connection alive and notices a dead peer.
-func (c *wsConn) ping(ctx context.Context, cancel context.CancelFunc) {
+// ping keeps the connection alive and notices a dead peer: a ping every
+// Config.PingInterval, answered within the next, or the connection is
+// cancelled. No goroutine waits between two pings (a timer's runs each),
+// so that an idle connection costs one stack less. It returns the
+// function that stops the pings.
+func (c *wsConn) ping(ctx context.Context, cancel context.CancelFunc) (stop func() bool) {
 	interval := c.srv.cfg.PingInterval
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+	var t *time.Timer
+	t = time.AfterFunc(time.Duration(math.MaxInt64), func() {
+		pctx, pcancel := context.WithTimeout(ctx, interval)
+		err := c.conn.Ping(pctx)
+		pcancel()
+		if err != nil {
+			cancel()
 			return
-		case <-t.C:
-			pctx, pcancel := context.WithTimeout(ctx, interval)
-			err := c.conn.Ping(pctx)
-			pcancel()
-			if err != nil {
-				cancel()
-				return
-			}
 		}
-	}
+		if ctx.Err() == nil {
+			t.Reset(interval)
+		}
+	})
+	t.Reset(interval)
+	return t.Stop
 }
 
 // sendError tells the client why its message was refused; echo is the
