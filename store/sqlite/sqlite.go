@@ -91,8 +91,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		// The savepoints of a group commit (batch.go) keep their journal
 		// in memory, not in a temporary file written for each append.
 		"_pragma=temp_store(MEMORY)",
-		// Checkpoints run beside the commits, not in them (checkpoint.go).
-		"_pragma=wal_autocheckpoint(0)",
 		"_pragma=foreign_keys(1)",
 		// Deleted and replaced content is overwritten with zeros, not
 		// left in free space: a seed sealed in place (ReplaceSeed) leaves

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chaturaji/chaturaji/store"
@@ -71,8 +72,8 @@ func TestConnectionSettings(t *testing.T) {
 		{"foreign_keys", true, "1"},
 		{"busy_timeout", true, "10000"},
 		{"secure_delete", true, "1"},
-		{"temp_store", true, "2"},         // MEMORY
-		{"wal_autocheckpoint", true, "0"}, // checkpoint.go checkpoints
+		{"temp_store", true, "2"},            // MEMORY
+		{"wal_autocheckpoint", true, "1000"}, // besides checkpoint.go's
 		{"journal_mode", false, "wal"},
 		{"foreign_keys", false, "1"},
 		{"query_only", false, "1"},
@@ -85,6 +86,41 @@ func TestConnectionSettings(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("PRAGMA %s on the %s connection = %s, want %s", tc.pragma, map[bool]string{true: "writing", false: "reading"}[tc.write], got, tc.want)
 		}
+	}
+}
+
+// TestLogBounded appends some 30 MiB of pages to the write-ahead log and
+// checks that checkpoints keep it from growing past a few MiB: the log
+// must start over, which it does only when a write begins with all of it
+// copied.
+func TestLogBounded(t *testing.T) {
+	const games, appends = 8, 300
+	path := filepath.Join(t.TempDir(), "games.db")
+	s := open(t, path)
+	defer s.Close()
+	var wg sync.WaitGroup
+	for g := range games {
+		id := fmt.Sprintf("g%d", g)
+		if err := s.CreateGame(t.Context(), &store.Game{ID: id, Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			for seq := int64(1); seq <= appends; seq++ {
+				e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0500d"}`, seq, 0)}
+				if err := s.AppendEvents(t.Context(), id, seq-1, []store.Event{e}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	fi, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 16<<20 {
+		t.Errorf("the write-ahead log is %.1f MiB after %d appends, want at most 16", float64(fi.Size())/(1<<20), games*appends)
 	}
 }
 
@@ -144,16 +180,22 @@ func TestCloseTwice(t *testing.T) {
 }
 
 // BenchmarkAppend is storetest.BenchmarkAppend on a file, with 1 and with
-// 1,000 games appending at once.
+// 1,000 games appending at once. It also reports the size the write-ahead
+// log has grown to, which checkpoints must keep bounded however busy the
+// writer.
 func BenchmarkAppend(b *testing.B) {
 	for _, games := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
-			s, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "games.db"))
+			path := filepath.Join(b.TempDir(), "games.db")
+			s, err := sqlite.Open(b.Context(), path)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer s.Close()
 			storetest.BenchmarkAppend(b, s, games)
+			if fi, err := os.Stat(path + "-wal"); err == nil {
+				b.ReportMetric(float64(fi.Size())/(1<<20), "wal-MiB")
+			}
 		})
 	}
 }
