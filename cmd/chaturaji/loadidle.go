@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"runtime"
 	"time"
@@ -18,11 +17,10 @@ import (
 const idlePerAddress = 400
 
 // idle opens n WebSockets that watch one game where nobody moves, and
-// reports what the server's memory grew by for each. With spread, the
-// connections come from 127.0.0.2, 127.0.0.3, ..., idlePerAddress from
-// each.
-func (lt *loadTest) idle(ctx context.Context, w io.Writer, n int, spread bool) error {
-	g, err := lt.createGame(ctx)
+// reports what the server's memory grew by for each. They come from
+// idlePerAddress addresses each, if the load test spreads its clients.
+func (lt *loadTest) idle(ctx context.Context, w io.Writer, n int) error {
+	g, err := lt.createGame(ctx, lt.http)
 	if err != nil {
 		return err
 	}
@@ -36,15 +34,8 @@ func (lt *loadTest) idle(ctx context.Context, w io.Writer, n int, spread bool) e
 			c.CloseNow()
 		}
 	}()
-	var client *http.Client
 	for i := range n {
-		if i%idlePerAddress == 0 {
-			client = lt.http
-			if spread {
-				client = loopbackClient(2 + i/idlePerAddress)
-			}
-		}
-		c, err := lt.dialIdle(ctx, client, g.ID)
+		c, err := lt.dialIdle(ctx, lt.clientOf(i/idlePerAddress), g.ID)
 		if err != nil {
 			return fmt.Errorf("idle WebSocket %d: %w", i+1, err)
 		}
@@ -114,12 +105,4 @@ func (lt *loadTest) settled(ctx context.Context) (map[string]float64, error) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	return last, nil
-}
-
-// loopbackClient is an HTTP client whose connections come from the
-// loopback address 127.0.0.i.
-func loopbackClient(i int) *http.Client {
-	from := &net.TCPAddr{IP: net.IPv4(127, 0, byte(i/256), byte(i%256))}
-	d := &net.Dialer{LocalAddr: from, Timeout: 10 * time.Second}
-	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
 }

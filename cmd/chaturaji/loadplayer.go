@@ -21,10 +21,11 @@ import (
 // loadGame is one game of a load test: its four players and when each of
 // its actions was sent, by the number of the event it answered.
 type loadGame struct {
-	id    string
-	ready sync.WaitGroup // done when all four players are connected
-	mu    sync.Mutex
-	sent  map[int64]time.Time
+	id     string
+	client *http.Client   // its players' HTTP client; nil for the load test's
+	ready  sync.WaitGroup // done when all four players are connected
+	mu     sync.Mutex
+	sent   map[int64]time.Time
 }
 
 func (g *loadGame) markSent(seq int64, t time.Time) {
@@ -104,7 +105,7 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 	if p.token != "" {
 		h.Set("Authorization", "Bearer "+p.token)
 	}
-	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
+	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h, HTTPClient: p.game.client})
 	if err != nil {
 		return false, err
 	}
@@ -192,9 +193,9 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 	}
 }
 
-// createGame creates a game of four human seats, trying again while the
-// server says it is too busy.
-func (lt *loadTest) createGame(ctx context.Context) (*server.Created, error) {
+// createGame creates a game of four human seats with client, trying again
+// while the server says it is too busy.
+func (lt *loadTest) createGame(ctx context.Context, client *http.Client) (*server.Created, error) {
 	body := []byte(`{"rules": "chaturaji", "seats": ["human", "human", "human", "human"]}`)
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, "POST", lt.base+"/api/games", bytes.NewReader(body))
@@ -202,7 +203,7 @@ func (lt *loadTest) createGame(ctx context.Context) (*server.Created, error) {
 			return nil, err
 		}
 		req.Header.Set("Content-Type", "application/json")
-		resp, err := lt.http.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
 			return nil, err
 		}
@@ -229,11 +230,12 @@ func (lt *loadTest) createGame(ctx context.Context) (*server.Created, error) {
 
 // playGame creates a game and plays it with four players.
 func (lt *loadTest) playGame(ctx context.Context, n int) error {
-	c, err := lt.createGame(ctx)
+	client := lt.clientOf(n / gamesPerAddress)
+	c, err := lt.createGame(ctx, client)
 	if err != nil {
 		return err
 	}
-	g := &loadGame{id: c.ID, sent: make(map[int64]time.Time)}
+	g := &loadGame{id: c.ID, client: client, sent: make(map[int64]time.Time)}
 	g.ready.Add(len(c.Seats))
 	players := make([]*loadPlayer, len(c.Seats))
 	errs := make(chan error, len(players))

@@ -50,16 +50,19 @@ and exits with status 1 if any game did not finish, or an event was lost or
 duplicated. Without --url it starts a server in this process on a new
 SQLite file in a temporary directory (the memory it reports then includes
 the load clients'); with --url it uses a running server, which must be on a
-loopback address and whose limits must let one client create --games games
-and open their WebSockets at once (such as chaturaji serve --request-rate
-1000 --costly-rate 100). It stops by itself after --timeout.
+loopback address and whose limits must let the players of 200 games create
+their games and open their WebSockets at once from one address (such as
+chaturaji serve --request-rate 1000 --costly-rate 100). It stops by itself
+after --timeout.
 
 With --idle N it plays nothing: it opens N WebSockets that watch one game
 where nobody moves, and reports what the server's memory grew by for each
-(resident, Go's and the heap's) and its goroutines. Against a server of
-127.0.0.1 (--url) it spreads them over the loopback addresses 127.0.0.2,
-127.0.0.3... (Linux answers on all of 127.0.0.0/8), 400 from each, within
-a server's default limits per client.
+(resident, Go's and the heap's) and its goroutines.
+
+Against a server on 127.0.0.1 the clients come from the loopback addresses
+127.0.0.2, 127.0.0.3... (Linux answers on all of 127.0.0.0/8): the players
+of 200 games, or 400 idle WebSockets, from each, within a server's default
+limits of connections and WebSockets per client.
 
 Flags:
 	--games N     how many games at once (default 200)
@@ -84,6 +87,39 @@ type loadTest struct {
 	mu        sync.Mutex
 	latencies []time.Duration
 	errors    map[string]int
+
+	// spread: the clients come from the loopback addresses 127.0.0.2,
+	// 127.0.0.3... rather than all from one (Linux answers on all of
+	// 127.0.0.0/8), so that a server's limits per client are those of a
+	// few hundred players each.
+	spread  bool
+	clients map[int]*http.Client // by address
+}
+
+// gamesPerAddress is how many games' players share an address when the
+// load test spreads its clients: 800 WebSockets, within a server's default
+// limit of 1,000 per client.
+const gamesPerAddress = 200
+
+// clientOf returns the HTTP client of the i-th address, if the load test
+// spreads its clients, and its one client if not.
+func (lt *loadTest) clientOf(i int) *http.Client {
+	if !lt.spread {
+		return lt.http
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if c := lt.clients[i]; c != nil {
+		return c
+	}
+	n := 2 + i
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, byte(n/256), byte(n%256))}, Timeout: 10 * time.Second}
+	c := &http.Client{Timeout: lt.http.Timeout, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64}}
+	if lt.clients == nil {
+		lt.clients = make(map[int]*http.Client)
+	}
+	lt.clients[i] = c
+	return c
 }
 
 func (lt *loadTest) observe(d time.Duration) {
@@ -134,7 +170,7 @@ func runLoadtest(e *env, args []string) error {
 		// client of the test comes from one address.
 		conns := max(4**games, *idle)
 		cfg := server.Config{RequestRate: 1000, RequestBurst: conns + *games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
-			MaxConnsPerAddr: conns + 100, MaxConns: conns + 1000}
+			MaxConnsPerAddr: conns + 100, MaxConnsPerClient: conns + *games + 200, MaxConns: conns + *games + 1000}
 		keys := keySource{path: filepath.Join(dir, keyFileName)}
 		run, err := startServer(ctx, cfg, "sqlite:"+db, "127.0.0.1:0", keys, slog.New(slog.DiscardHandler))
 		if err != nil {
@@ -158,10 +194,11 @@ func runLoadtest(e *env, args []string) error {
 		think:  *think,
 		seed:   *seed,
 		errors: make(map[string]int),
+		spread: u.Hostname() == "127.0.0.1",
 	}
 	if *idle > 0 {
 		fmt.Fprintf(e.stdout, "loadtest: %d idle WebSockets, server %s\n", *idle, where)
-		return lt.idle(ctx, e.stdout, *idle, u.Hostname() == "127.0.0.1")
+		return lt.idle(ctx, e.stdout, *idle)
 	}
 	fmt.Fprintf(e.stdout, "loadtest: %d games, %d WebSockets, server %s\n", *games, 4**games, where)
 
