@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -149,14 +150,17 @@ func TestOpenRefusesWithoutShowingThePassword(t *testing.T) {
 // commits do not wait for the disk: scripts/postgres.sh turns fsync off),
 // with 1 and with 1,000 games appending at once.
 func BenchmarkAppend(b *testing.B) {
-	for _, games := range []int{1, 1000} {
-		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
+	for _, tc := range []struct {
+		games int
+		think time.Duration
+	}{{1, 0}, {1000, 0}, {1000, time.Second}} {
+		b.Run(fmt.Sprintf("games=%d/think=%v", tc.games, tc.think), func(b *testing.B) {
 			s, err := postgres.Open(b.Context(), pgtest.Schema(b))
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			storetest.BenchmarkAppend(b, s, games)
+			storetest.BenchmarkAppend(b, s, tc.games, tc.think)
 		})
 	}
 }

@@ -114,22 +114,24 @@ func (b *batcher) stop() {
 
 // commitBatch commits the appends of batch in one transaction and sends
 // each its outcome. An append whose context is done by the time its turn
-// comes is refused without being written.
+// comes is refused without being written; once begun, it is not
+// interrupted (its statements take microseconds, and the driver would
+// start a goroutine for each to watch a context), and its caller, which
+// waits for the outcome whatever its context, learns what was committed.
 func (s *Store) commitBatch(batch []*appendReq) {
 	errs := make([]error, len(batch))
-	// The transaction must not die with one caller's context: each
-	// append's statements use its own context, the transaction none.
-	err := s.inTx(context.Background(), func(tx *sql.Tx) error {
+	ctx := context.Background()
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		st := s.stmts.in(tx)
 		for i, r := range batch {
 			if err := r.ctx.Err(); err != nil {
 				errs[i] = err
 				continue
 			}
-			if _, err := st.savepoint.ExecContext(r.ctx); err != nil {
+			if _, err := st.savepoint.ExecContext(ctx); err != nil {
 				return err
 			}
-			if err := appendTx(r.ctx, st, r.id, r.after, r.evs); err != nil {
+			if err := appendTx(ctx, st, r.id, r.after, r.evs); err != nil {
 				errs[i] = err
 				if _, err := st.rollback.ExecContext(context.Background()); err != nil {
 					return fmt.Errorf("roll back one append: %w", err)

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -15,12 +16,13 @@ import (
 // BenchmarkAppend measures AppendEvents as a busy server calls it: games
 // goroutines, each the loop of a game of its own, append an action and a
 // roll (two events of a few hundred bytes, as the server writes them) one
-// after the other, with no pause between, so that a commit always has
-// others waiting behind it. It reports, besides the time per append, the
-// appends a second over all games and the 50th and 99th percentile and
-// the longest time one AppendEvents call took: a group commit that keeps
-// one caller waiting for the others shows there.
-func BenchmarkAppend(b *testing.B, s store.Store, games int) {
+// after the other, with a pause between drawn from 0 to think (players
+// thinking: the load test's default is 1s), or none if think is 0, so
+// that a commit always has others waiting behind it. It reports, besides
+// the time per append, the appends a second over all games and the 50th
+// and 99th percentile and the longest time one AppendEvents call took: a
+// group commit that keeps one caller waiting for the others shows there.
+func BenchmarkAppend(b *testing.B, s store.Store, games int, think time.Duration) {
 	ctx := context.Background()
 	for g := range games {
 		if err := s.CreateGame(ctx, newGame(fmt.Sprintf("bench%d", g))); err != nil {
@@ -43,9 +45,13 @@ func BenchmarkAppend(b *testing.B, s store.Store, games int) {
 	for g := range games {
 		wg.Go(func() {
 			id := fmt.Sprintf("bench%d", g)
+			rng := rand.New(rand.NewPCG(uint64(g), 1))
 			var last int64
 			var mine []time.Duration
 			for left.Add(-1) >= 0 {
+				if think > 0 {
+					time.Sleep(time.Duration(rng.Int64N(int64(think))))
+				}
 				evs := []store.Event{
 					{Seq: last + 1, Kind: "action", Data: fmt.Appendf(nil, string(data), last+1)},
 					{Seq: last + 2, Kind: "roll", Data: fmt.Appendf(nil, string(data), last+2)},
