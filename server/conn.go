@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -45,11 +46,23 @@ func (s *Server) HTTPServer(h http.Handler) *http.Server {
 		WriteTimeout:      s.cfg.ResponseTimeout,
 		IdleTimeout:       s.cfg.IdleTimeout,
 		MaxHeaderBytes:    s.cfg.MaxHeader,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, netConnKey{}, c)
+		},
 		// net/http's own complaints (a client's malformed request, a
 		// handshake cut short) say nothing an operator can act on;
 		// Listener warns of what they can.
 		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
+}
+
+type netConnKey struct{}
+
+// connOf returns the connection of a request that HTTPServer serves, nil
+// for another.
+func connOf(r *http.Request) net.Conn {
+	c, _ := r.Context().Value(netConnKey{}).(net.Conn)
+	return c
 }
 
 // Listener returns ln capped: it holds at most Config.MaxConns

@@ -9,13 +9,19 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/chaturaji/chaturaji/server"
 )
 
 // dialFrom opens a TCP connection to the test server from a loopback
@@ -231,4 +237,51 @@ func TestWebSocketOutlivesDeadlines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestStalledReader has a client stop reading a WebSocket while the
+// server writes to it: the server drops it once a write has waited
+// WriteTimeout. The socket buffers on both sides are made small, so that
+// a finished game's events (some hundreds) fill them.
+func TestStalledReader(t *testing.T) {
+	cfg := testConfig()
+	cfg.WriteTimeout = 300 * time.Millisecond
+	st := openStore(t, "")
+	srv := server.New(cfg, st, nil)
+	if err := srv.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = srv.HTTPServer(srv.Handler())
+	hs.Listener = srv.Listener(smallSendBuffers{hs.Listener})
+	hs.Start()
+	ts := &testServer{t: t, srv: srv, http: hs, store: st, URL: hs.URL}
+	t.Cleanup(ts.stop)
+
+	g := ts.create(`{"seats": ["bot:random", "bot:greedy", "bot:random", "bot:greedy"]}`)
+	ts.waitState(g.ID, 60*time.Second, func(s *server.State) bool { return s.Status == "finished" })
+	d := &net.Dialer{Control: func(network, address string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) {
+			syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048)
+		})
+	}}
+	conn, _, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/games/"+g.ID+"/ws",
+		&websocket.DialOptions{HTTPClient: &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	ts.waitMetrics("127.0.0.1", []string{"chaturaji_ws_connections"}, func(got []float64) bool { return got[0] == 0 })
+}
+
+// smallSendBuffers is a listener whose connections have a send buffer of
+// 4 KiB.
+type smallSendBuffers struct{ net.Listener }
+
+func (l smallSendBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(4096)
+	}
+	return c, err
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chaturaji/chaturaji/internal/strictjson"
@@ -32,6 +34,8 @@ const hardLimitFactor = 16
 type wsConn struct {
 	srv  *Server
 	conn *websocket.Conn
+	nc   net.Conn   // its connection, if HTTPServer serves it (connOf); else nil
+	wmu  sync.Mutex // a write and its deadline on nc
 	id   string
 	pr   *rules.Preset
 	live *live // nil once the game is over
@@ -105,7 +109,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	conn.SetReadLimit(s.cfg.MaxMessage * hardLimitFactor)
 	s.metrics.wsConns.Inc()
 	defer s.metrics.wsConns.Dec()
-	c := &wsConn{srv: s, conn: conn, id: id, pr: pr, live: l, seat: seat}
+	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat}
 	c.serve(r.Context(), after)
 }
 
@@ -270,7 +274,10 @@ func (c *wsConn) read(ctx context.Context, cancel context.CancelFunc) {
 	lim := rate.NewLimiter(rate.Limit(cfg.MessageRate), cfg.MessageBurst)
 	strikes := 0
 	for {
-		typ, rd, err := c.conn.Reader(ctx)
+		// Not ctx: the library would register with it for every
+		// message. serve closes the connection when ctx is done, which
+		// ends the read.
+		typ, rd, err := c.conn.Reader(context.Background())
 		if err != nil {
 			return
 		}
@@ -372,9 +379,26 @@ func (c *wsConn) send(ctx context.Context, e *Event) error {
 	return c.write(ctx, data)
 }
 
-// write writes one message, within Config.WriteTimeout.
+// write writes one message, within Config.WriteTimeout: a deadline on the
+// connection, lifted after the write so that the library's own writes
+// (pings, the closing handshake) are not cut by a stale one. A context
+// with a timeout for each message, the connection's only bound when
+// HTTPServer does not serve it, cost every message a timer and the
+// library's registration with the context: a fifth of the server's
+// allocations under load.
 func (c *wsConn) write(ctx context.Context, data []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, c.srv.cfg.WriteTimeout)
-	defer cancel()
-	return c.conn.Write(ctx, websocket.MessageText, data)
+	if c.nc == nil {
+		ctx, cancel := context.WithTimeout(ctx, c.srv.cfg.WriteTimeout)
+		defer cancel()
+		return c.conn.Write(ctx, websocket.MessageText, data)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+	err := c.conn.Write(context.Background(), websocket.MessageText, data)
+	c.nc.SetWriteDeadline(time.Time{})
+	return err
 }
