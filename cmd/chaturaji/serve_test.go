@@ -99,7 +99,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 	players := []*loadPlayer{
 		{lt: lt, game: game, seat: "South", token: g1.Seats[0].Token, rng: rand.New(rand.NewPCG(1, 1))},
 		{lt: lt, game: game, seat: "North", token: g1.Seats[2].Token, rng: rand.New(rand.NewPCG(2, 2))},
-		{lt: lt, game: game, onEvent: func(data []byte, e *server.Event) {
+		{lt: lt, game: game, onEvent: func(data []byte, e *loadEvent) {
 			mu.Lock()
 			watched = append(watched, bytes.Clone(data))
 			mu.Unlock()
@@ -122,7 +122,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 	bots := &loadGame{id: g3.ID, sent: map[int64]time.Time{}}
 	bots.ready.Add(1)
 	var botsWatched [][]byte
-	botsSpectator := &loadPlayer{lt: lt, game: bots, onEvent: func(data []byte, e *server.Event) {
+	botsSpectator := &loadPlayer{lt: lt, game: bots, onEvent: func(data []byte, e *loadEvent) {
 		mu.Lock()
 		botsWatched = append(botsWatched, bytes.Clone(data))
 		mu.Unlock()
