@@ -179,19 +179,70 @@ func (l *listener) release(c client, perClient bool) {
 }
 
 // capped is a connection the listener counts until it is closed, hijacked
-// by a WebSocket or not.
+// by a WebSocket or not. Its writes can be held and sent in one (cork).
 type capped struct {
 	net.Conn
 	l         *listener
 	client    client
 	perClient bool
 	once      sync.Once
+
+	wmu    sync.Mutex
+	corked bool
+	held   *[]byte // the writes held while corked, from heldBuffers
 }
 
 // Close closes the connection and counts it gone, once.
 func (c *capped) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() { c.l.release(c.client, c.perClient) })
+	return err
+}
+
+// heldBuffers are the buffers of corked connections, shared so that an
+// idle connection holds none.
+var heldBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// Write writes p, or holds it if the connection is corked.
+func (c *capped) Write(p []byte) (int, error) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.corked {
+		*c.held = append(*c.held, p...)
+		return len(p), nil
+	}
+	return c.Conn.Write(p)
+}
+
+// cork holds the connection's writes until uncork. A WebSocket sends each
+// message with a write of its own, and the events of one action, two or
+// three, would cost each subscriber as many system calls and packets: on
+// loopback, where sending a packet also receives it, the server's largest
+// cost under load.
+func (c *capped) cork() {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if !c.corked {
+		c.corked, c.held = true, heldBuffers.Get().(*[]byte)
+	}
+}
+
+// uncork sends the writes held, in one, and writes at once from then on.
+func (c *capped) uncork() error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if !c.corked {
+		return nil
+	}
+	var err error
+	if len(*c.held) > 0 {
+		_, err = c.Conn.Write(*c.held)
+	}
+	*c.held = (*c.held)[:0]
+	if cap(*c.held) <= 64<<10 {
+		heldBuffers.Put(c.held)
+	}
+	c.corked, c.held = false, nil
 	return err
 }
 

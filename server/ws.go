@@ -35,6 +35,7 @@ type wsConn struct {
 	srv  *Server
 	conn *websocket.Conn
 	nc   net.Conn   // its connection, if HTTPServer serves it (connOf); else nil
+	ck   corker     // nc, if it can hold its writes; else nil
 	wmu  sync.Mutex // a write and its deadline on nc
 	id   string
 	pr   *rules.Preset
@@ -110,6 +111,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.metrics.wsConns.Inc()
 	defer s.metrics.wsConns.Dec()
 	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat}
+	c.ck, _ = c.nc.(corker)
 	c.serve(r.Context(), after)
 }
 
@@ -237,10 +239,8 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 		select {
 		case <-sub.ready:
 			evs, ended, why := sub.take()
-			for _, data := range evs {
-				if err := c.write(ctx, data); err != nil {
-					return
-				}
+			if err := c.writeAll(ctx, evs); err != nil {
+				return
 			}
 			if ended {
 				c.close(why)
@@ -377,6 +377,42 @@ func (c *wsConn) send(ctx context.Context, e *Event) error {
 		return err
 	}
 	return c.write(ctx, data)
+}
+
+// corker is a connection that can hold its writes and send them in one
+// (capped).
+type corker interface {
+	cork()
+	uncork() error
+}
+
+// writeAll writes messages one after the other, within
+// Config.WriteTimeout; on a connection that can hold its writes, in one
+// system call and one packet.
+func (c *wsConn) writeAll(ctx context.Context, msgs [][]byte) error {
+	if c.ck == nil || len(msgs) < 2 {
+		for _, m := range msgs {
+			if err := c.write(ctx, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+	defer c.nc.SetWriteDeadline(time.Time{})
+	c.ck.cork()
+	for _, m := range msgs {
+		if err := c.conn.Write(context.Background(), websocket.MessageText, m); err != nil {
+			c.ck.uncork()
+			return err
+		}
+	}
+	return c.ck.uncork()
 }
 
 // write writes one message, within Config.WriteTimeout: a deadline on the
