@@ -21,7 +21,7 @@
 // client.go) and the metrics count it (metrics.go, exposed at /metrics with
 // github.com/prometheus/client_golang). HTTPServer and Listener hold the
 // limits on connections: how many are open, from each client, and how long
-// a slow one may hold on (conn.go).
+// a slow one may hold on (listener.go, conn.go).
 // With Config.SigningKey the server signs the record of every finished game
 // it serves (GET /api/games/{id}/record, GET /api/records, ExportRecords)
 // and serves the public key at GET /api/key. Seeds are sealed at rest when

@@ -39,7 +39,7 @@ type metrics struct {
 	botDecisions *prometheus.CounterVec   // bot decisions, by bot
 	botTime      *prometheus.HistogramVec // their durations, by bot
 
-	conns        prometheus.Gauge       // connections open, WebSockets included (conn.go)
+	conns        prometheus.Gauge       // connections open, WebSockets included (listener.go)
 	connsRefused *prometheus.CounterVec // connections closed at once over a cap, by cap
 	acceptErrors prometheus.Counter     // failures to accept a connection
 }
