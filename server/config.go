@@ -110,6 +110,31 @@ type Config struct {
 	// the budgets tell clients apart (default 1000).
 	MaxConnsPerAddr int
 
+	// MaxConns caps the connections open at once, WebSockets included, over
+	// all clients (default 10000, or three quarters of the process's limit
+	// of open files if that is lower, so that the database always has
+	// some); MaxConnsPerClient those of one client, as the budgets tell
+	// clients apart, a trusted proxy left out (default MaxConnsPerAddr +
+	// 100, so that a client with all its WebSockets open can still make
+	// requests). A connection past either is closed as soon as it is
+	// accepted (Listener).
+	MaxConns          int
+	MaxConnsPerClient int // in connections, as MaxConns
+	// HeaderTimeout bounds the time a request's headers take to arrive
+	// (default 10s), and MaxHeader their size (default 16 KiB; 431 past
+	// it). BodyTimeout bounds the time its body takes, from the headers
+	// (default 10s; ETIMEOUT past it), and ResponseTimeout the time from
+	// the headers to the end of the answer (default 1m; the connection is
+	// closed past it). An accepted WebSocket is spared the last two: its
+	// pings (PingInterval) and WriteTimeout bound it. IdleTimeout is how
+	// long a kept-alive connection may wait for its next request (default
+	// 2m).
+	HeaderTimeout   time.Duration
+	MaxHeader       int           // in bytes
+	BodyTimeout     time.Duration // from the headers to the body's end
+	ResponseTimeout time.Duration // from the headers to the answer's end
+	IdleTimeout     time.Duration // between two requests of a connection
+
 	// PingInterval is how often a WebSocket is pinged (default 20s);
 	// WriteTimeout bounds one write to a client (default 10s).
 	PingInterval time.Duration
@@ -209,6 +234,13 @@ func (c Config) withDefaults() Config {
 	defInt(&c.MaxClients, 100000)
 	defInt(&c.Buffer, 256)
 	defInt(&c.MaxConnsPerAddr, 1000)
+	defInt(&c.MaxConns, defaultMaxConns())
+	defInt(&c.MaxConnsPerClient, c.MaxConnsPerAddr+100)
+	defInt(&c.MaxHeader, 16<<10)
+	def(&c.HeaderTimeout, 10*time.Second)
+	def(&c.BodyTimeout, 10*time.Second)
+	def(&c.ResponseTimeout, time.Minute)
+	def(&c.IdleTimeout, 2*time.Minute)
 	defInt(&c.MaxLiveGames, 10000)
 	defInt(&c.MaxRematches, 10000)
 	defInt(&c.Recent, 50)

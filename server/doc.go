@@ -10,7 +10,8 @@
 //
 //	srv := server.New(server.Config{}, st, logger)
 //	if err := srv.Start(ctx); err != nil { ... }
-//	httpServer := &http.Server{Handler: srv.Handler()}
+//	httpServer := srv.HTTPServer(srv.Handler())
+//	go httpServer.Serve(srv.Listener(ln))
 //	...
 //	srv.Shutdown(ctx)
 //
@@ -18,7 +19,9 @@
 // in `chaturaji serve`); Handler and Site put every request through one
 // front door, where the per-client limits of Config apply (limit.go,
 // client.go) and the metrics count it (metrics.go, exposed at /metrics with
-// github.com/prometheus/client_golang).
+// github.com/prometheus/client_golang). HTTPServer and Listener hold the
+// limits on connections: how many are open, from each client, and how long
+// a slow one may hold on (listener.go, conn.go).
 // With Config.SigningKey the server signs the record of every finished game
 // it serves (GET /api/games/{id}/record, GET /api/records, ExportRecords)
 // and serves the public key at GET /api/key. Seeds are sealed at rest when
@@ -43,7 +46,7 @@
 // carried by the game's WebSockets opened with ?rematch=1 (rematch.go).
 //
 // Every error the API returns is an *Error with one of the codes EINVALID,
-// EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETOOLARGE,
-// ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in
+// EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETIMEOUT,
+// ETOOLARGE, ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in
 // one place (see StatusCode).
 package server

@@ -15,6 +15,7 @@ const (
 	ENOTFOUND     = "ENOTFOUND"     // no such game or endpoint: 404
 	EMETHOD       = "EMETHOD"       // the endpoint does not take the request's method (Allow lists those it takes): 405
 	ECONFLICT     = "ECONFLICT"     // not the seat's turn, a stale event number, the game is over: 409
+	ETIMEOUT      = "ETIMEOUT"      // a request's body did not arrive within Config.BodyTimeout: 408
 	ETOOLARGE     = "ETOOLARGE"     // a body or message over the size limit: 413
 	ETOOMANY      = "ETOOMANY"      // over the rate limit: 429
 	EINTERNAL     = "EINTERNAL"     // the server's own failure: 500
@@ -29,6 +30,7 @@ var statusCodes = map[string]int{
 	ENOTFOUND:     http.StatusNotFound,
 	EMETHOD:       http.StatusMethodNotAllowed,
 	ECONFLICT:     http.StatusConflict,
+	ETIMEOUT:      http.StatusRequestTimeout,
 	ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	ETOOMANY:      http.StatusTooManyRequests,
 	EINTERNAL:     http.StatusInternalServerError,

@@ -85,7 +85,12 @@ func newTestServerLogged(t testing.TB, cfg server.Config, st store.Store, logger
 	if err := srv.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
+	// Served as chaturaji serve serves it: its http.Server, on its
+	// Listener.
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = srv.HTTPServer(srv.Handler())
+	hs.Listener = srv.Listener(hs.Listener)
+	hs.Start()
 	ts := &testServer{t: t, srv: srv, http: hs, store: st, URL: hs.URL}
 	t.Cleanup(ts.stop)
 	return ts

@@ -87,6 +87,7 @@ func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
 		if pattern == "" {
 			pattern = "unmatched" // a redirect to a cleaned path, or not found
 		}
+		s.deadlines(w, r)
 		counted.ServeHTTP(w, withInfo(r, &requestInfo{client: clientOf(r, s.cfg.TrustedProxies), route: pattern, class: class}))
 	})
 }
@@ -237,10 +238,13 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	// as too large whatever it holds.
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
 	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
+	var late *BodyTimeoutError
+	switch {
+	case errors.As(err, &tooBig):
 		return Errorf(ETOOLARGE, "the body is over the limit of %d bytes", tooBig.Limit)
-	}
-	if err != nil {
+	case errors.As(err, &late):
+		return Errorf(ETIMEOUT, "%v", late)
+	case err != nil:
 		return Errorf(EINVALID, "reading the body: %v", err)
 	}
 	if err := strictjson.Decode(data, v); err != nil {

@@ -42,6 +42,9 @@ type metrics struct {
 	storeFailures *prometheus.CounterVec // failed store operations, by operation
 	gamesWaiting  prometheus.Gauge       // games waiting for the store to come back
 	ready         prometheus.Gauge       // 1 if GET /readyz would answer 200
+	conns         prometheus.Gauge       // connections open, WebSockets included (listener.go)
+	connsRefused  *prometheus.CounterVec // connections closed at once over a cap, by cap
+	acceptErrors  prometheus.Counter     // failures to accept a connection
 }
 
 // secondsBuckets are the bounds of every duration histogram, in seconds.
@@ -106,6 +109,11 @@ func newMetrics() *metrics {
 		gamesWaiting: gauge("chaturaji_games_waiting_store",
 			"Live games whose last write or read failed, waiting to try again by themselves."),
 		ready: gauge("chaturaji_ready", "1 if the database accepts writes (what GET /readyz answers), 0 if not."),
+
+		conns: gauge("chaturaji_connections", "Connections open now, WebSockets included."),
+		connsRefused: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_connections_refused_total",
+			Help: "Connections closed as soon as accepted, over a cap: total (Config.MaxConns) or client (Config.MaxConnsPerClient)."}, []string{"cap"}),
+		acceptErrors: counter("chaturaji_accept_errors_total", "Failures to accept a connection, such as running out of file descriptors."),
 	}
 	reg.MustRegister(
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.GoRuntimeMetricsRule{
@@ -119,6 +127,9 @@ func newMetrics() *metrics {
 	}
 	for _, op := range []string{opCreate, opAppend, opSeat, opFinish, opRecord, opRead, opList, opHeartbeat} {
 		m.storeFailures.WithLabelValues(op)
+	}
+	for _, c := range []string{"total", "client"} {
+		m.connsRefused.WithLabelValues(c)
 	}
 	return m
 }

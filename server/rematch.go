@@ -468,12 +468,9 @@ func (b *board) publish() {
 		return
 	}
 	for sub := range b.subs {
-		select {
-		case sub.ch <- data:
-		default:
+		if !sub.push(data) {
 			delete(b.subs, sub)
-			sub.why = reasonSlow
-			close(sub.ch)
+			sub.end(reasonSlow)
 		}
 	}
 }
@@ -501,7 +498,7 @@ func (x *rematches) follow(s *Server, info *store.Game) (*subscriber, []byte) {
 	if gone {
 		return nil, nil
 	}
-	sub := &subscriber{seat: -1, ch: make(chan []byte, s.cfg.Buffer)}
+	sub := newSubscriber(-1, s.cfg.Buffer)
 	b.subs[sub] = struct{}{}
 	var now []byte
 	if v := b.view(-1); v != nil {
@@ -567,8 +564,7 @@ func (x *rematches) close() {
 		b.mu.Lock()
 		for sub := range b.subs {
 			delete(b.subs, sub)
-			sub.why = reasonShutdown
-			close(sub.ch)
+			sub.end(reasonShutdown)
 		}
 		if b.offer != nil && b.offer.timer != nil {
 			b.offer.timer.Stop()

@@ -1,6 +1,9 @@
 package server
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // closeReason says why a subscription ended.
 type closeReason int
@@ -12,19 +15,75 @@ const (
 )
 
 // subscriber receives a game's events as their encoded JSON, through a
-// bounded channel: the loop never waits for a subscriber, and one that
-// falls Config.Buffer events behind is dropped and must reconnect.
+// bounded queue: the loop never waits for a subscriber, and one that
+// falls Config.Buffer events behind is dropped and must reconnect. The
+// queue grows only as events wait: an idle subscriber holds none. (A
+// channel of Buffer events cost every connection 6 KiB.)
 type subscriber struct {
-	seat int // the seat whose holder it is, -1 for a spectator
-	ch   chan []byte
-	why  closeReason // set before ch is closed
+	seat  int           // the seat whose holder it is, -1 for a spectator
+	max   int           // the events that may wait
+	ready chan struct{} // a token when events wait or the subscription has ended
+
+	mu    sync.Mutex
+	queue [][]byte
+	spare [][]byte    // the batch take returned last, for the queue to reuse
+	ended bool        // no event will come after those queued
+	why   closeReason // why it ended
+}
+
+// newSubscriber returns a subscriber for the holder of seat i (-1 for a
+// spectator) that may fall max events behind.
+func newSubscriber(i, max int) *subscriber {
+	return &subscriber{seat: i, max: max, ready: make(chan struct{}, 1)}
+}
+
+// push queues an event; false if max events wait already.
+func (s *subscriber) push(data []byte) bool {
+	s.mu.Lock()
+	full := len(s.queue) >= s.max
+	if !full {
+		s.queue = append(s.queue, data)
+	}
+	s.mu.Unlock()
+	if !full {
+		s.signal()
+	}
+	return !full
+}
+
+// end ends the subscription; the events queued are still taken.
+func (s *subscriber) end(why closeReason) {
+	s.mu.Lock()
+	s.ended, s.why = true, why
+	s.mu.Unlock()
+	s.signal()
+}
+
+// signal leaves a token in ready, unless one is there.
+func (s *subscriber) signal() {
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the events queued, in order, and whether the subscription
+// has ended and why. The events are the caller's until it calls take
+// again.
+func (s *subscriber) take() (evs [][]byte, ended bool, why closeReason) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	evs = s.queue
+	clear(s.spare)
+	s.queue, s.spare = s.spare[:0], evs
+	return evs, s.ended, s.why
 }
 
 // subscribe adds a subscriber for the holder of seat i (-1 for a
 // spectator) and returns it with the number of the last event: the
 // subscriber receives every event after it.
 func (l *live) subscribe(i int) (*subscriber, int64) {
-	s := &subscriber{seat: i, ch: make(chan []byte, l.srv.cfg.Buffer)}
+	s := newSubscriber(i, l.srv.cfg.Buffer)
 	l.subs[s] = struct{}{}
 	if i >= 0 {
 		l.online[i]++
@@ -47,8 +106,7 @@ func (l *live) unsubscribe(s *subscriber) {
 // drop ends a subscription from the loop's side.
 func (l *live) drop(s *subscriber, why closeReason) {
 	delete(l.subs, s)
-	s.why = why
-	close(s.ch)
+	s.end(why)
 	l.left(s)
 }
 
@@ -73,9 +131,7 @@ func (l *live) left(s *subscriber) {
 // behind.
 func (l *live) publish(data []byte) {
 	for s := range l.subs {
-		select {
-		case s.ch <- data:
-		default:
+		if !s.push(data) {
 			l.drop(s, reasonSlow)
 		}
 	}

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chaturaji/chaturaji/internal/strictjson"
@@ -31,6 +34,9 @@ const hardLimitFactor = 16
 type wsConn struct {
 	srv  *Server
 	conn *websocket.Conn
+	nc   net.Conn   // its connection, if HTTPServer serves it (connOf); else nil
+	ck   corker     // nc, if it can hold its writes; else nil
+	wmu  sync.Mutex // a write and its deadline on nc
 	id   string
 	pr   *rules.Preset
 	live *live // nil once the game is over
@@ -113,7 +119,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	conn.SetReadLimit(s.cfg.MaxMessage * hardLimitFactor)
 	s.metrics.wsConns.Inc()
 	defer s.metrics.wsConns.Dec()
-	c := &wsConn{srv: s, conn: conn, id: id, pr: pr, live: l, seat: seat, rematch: stay == "1"}
+	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat, rematch: stay == "1"}
+	c.ck, _ = c.nc.(corker)
 	c.serve(r.Context(), after)
 }
 
@@ -238,7 +245,7 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 		return
 	}
 	go c.read(ctx, cancel)
-	go c.ping(ctx, cancel)
+	defer c.ping(ctx, cancel)()
 	if sub != nil {
 		if !c.follow(ctx, sub) {
 			return
@@ -258,15 +265,16 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 func (c *wsConn) follow(ctx context.Context, sub *subscriber) bool {
 	for {
 		select {
-		case data, ok := <-sub.ch:
-			if !ok {
-				if sub.why == reasonOver && c.rematch {
-					return true
-				}
-				c.close(sub.why)
+		case <-sub.ready:
+			evs, ended, why := sub.take()
+			if err := c.writeAll(ctx, evs); err != nil {
 				return false
 			}
-			if err := c.write(ctx, data); err != nil {
+			if ended {
+				if why == reasonOver && c.rematch {
+					return true
+				}
+				c.close(why)
 				return false
 			}
 		case <-ctx.Done():
@@ -317,7 +325,10 @@ func (c *wsConn) read(ctx context.Context, cancel context.CancelFunc) {
 	lim := rate.NewLimiter(rate.Limit(cfg.MessageRate), cfg.MessageBurst)
 	strikes := 0
 	for {
-		typ, rd, err := c.conn.Reader(ctx)
+		// Not ctx: the library would register with it for every
+		// message. serve closes the connection when ctx is done, which
+		// ends the read.
+		typ, rd, err := c.conn.Reader(context.Background())
 		if err != nil {
 			return
 		}
@@ -375,25 +386,28 @@ func (c *wsConn) handle(ctx context.Context, data []byte) {
 	c.srv.metrics.latency.Observe(time.Since(start).Seconds())
 }
 
-// ping keeps the connection alive and notices a dead peer.
-func (c *wsConn) ping(ctx context.Context, cancel context.CancelFunc) {
+// ping keeps the connection alive and notices a dead peer: a ping every
+// Config.PingInterval, answered within the next, or the connection is
+// cancelled. No goroutine waits between two pings (a timer's runs each),
+// so that an idle connection costs one stack less. It returns the
+// function that stops the pings.
+func (c *wsConn) ping(ctx context.Context, cancel context.CancelFunc) (stop func() bool) {
 	interval := c.srv.cfg.PingInterval
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+	var t *time.Timer
+	t = time.AfterFunc(time.Duration(math.MaxInt64), func() {
+		pctx, pcancel := context.WithTimeout(ctx, interval)
+		err := c.conn.Ping(pctx)
+		pcancel()
+		if err != nil {
+			cancel()
 			return
-		case <-t.C:
-			pctx, pcancel := context.WithTimeout(ctx, interval)
-			err := c.conn.Ping(pctx)
-			pcancel()
-			if err != nil {
-				cancel()
-				return
-			}
 		}
-	}
+		if ctx.Err() == nil {
+			t.Reset(interval)
+		}
+	})
+	t.Reset(interval)
+	return t.Stop
 }
 
 // sendError tells the client why its message was refused; echo is the
@@ -416,9 +430,62 @@ func (c *wsConn) send(ctx context.Context, e *Event) error {
 	return c.write(ctx, data)
 }
 
-// write writes one message, within Config.WriteTimeout.
+// corker is a connection that can hold its writes and send them in one
+// (capped).
+type corker interface {
+	cork()
+	uncork() error
+}
+
+// writeAll writes messages one after the other, within
+// Config.WriteTimeout; on a connection that can hold its writes, in one
+// system call and one packet.
+func (c *wsConn) writeAll(ctx context.Context, msgs [][]byte) error {
+	if c.ck == nil || len(msgs) < 2 {
+		for _, m := range msgs {
+			if err := c.write(ctx, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+	defer c.nc.SetWriteDeadline(time.Time{})
+	c.ck.cork()
+	for _, m := range msgs {
+		if err := c.conn.Write(context.Background(), websocket.MessageText, m); err != nil {
+			c.ck.uncork()
+			return err
+		}
+	}
+	return c.ck.uncork()
+}
+
+// write writes one message, within Config.WriteTimeout: a deadline on the
+// connection, lifted after the write so that the library's own writes
+// (pings, the closing handshake) are not cut by a stale one. A context
+// with a timeout for each message, the connection's only bound when
+// HTTPServer does not serve it, cost every message a timer and the
+// library's registration with the context: a fifth of the server's
+// allocations under load.
 func (c *wsConn) write(ctx context.Context, data []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, c.srv.cfg.WriteTimeout)
-	defer cancel()
-	return c.conn.Write(ctx, websocket.MessageText, data)
+	if c.nc == nil {
+		ctx, cancel := context.WithTimeout(ctx, c.srv.cfg.WriteTimeout)
+		defer cancel()
+		return c.conn.Write(ctx, websocket.MessageText, data)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.nc.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+	err := c.conn.Write(context.Background(), websocket.MessageText, data)
+	c.nc.SetWriteDeadline(time.Time{})
+	return err
 }

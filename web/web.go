@@ -264,6 +264,7 @@ var codes = map[int]string{
 	http.StatusForbidden:             "EFORBIDDEN",
 	http.StatusNotFound:              "ENOTFOUND",
 	http.StatusMethodNotAllowed:      "EMETHOD",
+	http.StatusRequestTimeout:        server.ETIMEOUT,
 	http.StatusRequestEntityTooLarge: "ETOOLARGE",
 	http.StatusServiceUnavailable:    "EUNAVAILABLE",
 	http.StatusInternalServerError:   "EINTERNAL",
@@ -299,10 +300,13 @@ func (s *site) readJSON(w http.ResponseWriter, r *http.Request, v any) (status i
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
 	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
+	var late *server.BodyTimeoutError
+	switch {
+	case errors.As(err, &tooBig):
 		return http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over the limit of %d bytes", tooBig.Limit)
-	}
-	if err != nil {
+	case errors.As(err, &late):
+		return http.StatusRequestTimeout, late
+	case err != nil:
 		return http.StatusBadRequest, fmt.Errorf("reading the body: %v", err)
 	}
 	if err := strictjson.Decode(data, v); err != nil {

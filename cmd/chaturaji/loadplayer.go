@@ -21,10 +21,11 @@ import (
 // loadGame is one game of a load test: its four players and when each of
 // its actions was sent, by the number of the event it answered.
 type loadGame struct {
-	id    string
-	ready sync.WaitGroup // done when all four players are connected
-	mu    sync.Mutex
-	sent  map[int64]time.Time
+	id     string
+	client *http.Client   // its players' HTTP client; nil for the load test's
+	ready  sync.WaitGroup // done when all four players are connected
+	mu     sync.Mutex
+	sent   map[int64]time.Time
 }
 
 func (g *loadGame) markSent(seq int64, t time.Time) {
@@ -57,8 +58,23 @@ type loadPlayer struct {
 	over       bool
 	connected  bool // it has been connected once
 
-	// onEvent, if set, sees every numbered event received, in order.
-	onEvent func(data []byte, e *server.Event)
+	// onEvent, if set, sees every numbered event received, in order; data
+	// is the player's until onEvent returns.
+	onEvent func(data []byte, e *loadEvent)
+}
+
+// loadEvent is what a load-test player reads of a server message
+// (server.Event): the fields it acts on and checks, so that decoding some
+// thousands of them a second costs the measuring side, which shares the
+// machine and perhaps the process with the server, as little as it can.
+type loadEvent struct {
+	Seq     int64         `json:"seq"`
+	Kind    string        `json:"kind"`
+	By      string        `json:"by"`
+	ToAct   string        `json:"to_act"`
+	Actions []string      `json:"actions"`
+	Last    int64         `json:"last"`
+	Error   *server.Error `json:"error"`
 }
 
 // maxReconnects bounds how often a player reconnects before it gives up.
@@ -93,16 +109,25 @@ func (p *loadPlayer) play(ctx context.Context) error {
 // follow connects and follows the game until it is over or the connection
 // fails; dialed says whether it got connected.
 func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
+	// A context of the connection's own: the WebSocket library registers
+	// with the context of every Write, and thousands of connections
+	// registering with one shared context queue on its lock, which the
+	// times would measure.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	u := p.lt.wsBase + "/api/games/" + p.game.id + "/ws?after=" + strconv.FormatInt(p.last, 10)
 	h := http.Header{}
 	if p.token != "" {
 		h.Set("Authorization", "Bearer "+p.token)
 	}
-	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
+	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h, HTTPClient: p.game.client})
 	if err != nil {
 		return false, err
 	}
 	defer conn.CloseNow()
+	// Reads watch no context (the library would register with it for
+	// every message): closing the connection ends them.
+	defer context.AfterFunc(ctx, func() { conn.CloseNow() })()
 	conn.SetReadLimit(1 << 20)
 	if !p.connected {
 		// Play starts when the game's four players are there, so that the
@@ -112,13 +137,22 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 		p.game.ready.Wait()
 	}
 	var pending []byte // the last action sent, until the game moves on
+	var buf bytes.Buffer
 	for {
-		_, data, err := conn.Read(ctx)
+		_, rd, err := conn.Reader(context.Background())
+		if err == nil {
+			buf.Reset()
+			_, err = buf.ReadFrom(rd)
+		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return true, ctx.Err()
+			}
 			return true, err
 		}
+		data := buf.Bytes()
 		now := time.Now()
-		var e server.Event
+		var e loadEvent
 		if err := json.Unmarshal(data, &e); err != nil {
 			return true, fmt.Errorf("message %q: %w", data, err)
 		}
@@ -186,9 +220,9 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 	}
 }
 
-// createGame creates a game of four human seats, trying again while the
-// server says it is too busy.
-func (lt *loadTest) createGame(ctx context.Context) (*server.Created, error) {
+// createGame creates a game of four human seats with client, trying again
+// while the server says it is too busy.
+func (lt *loadTest) createGame(ctx context.Context, client *http.Client) (*server.Created, error) {
 	body := []byte(`{"rules": "chaturaji", "seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "bot_delay_ms": 0}`)
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, "POST", lt.base+"/api/games", bytes.NewReader(body))
@@ -196,7 +230,7 @@ func (lt *loadTest) createGame(ctx context.Context) (*server.Created, error) {
 			return nil, err
 		}
 		req.Header.Set("Content-Type", "application/json")
-		resp, err := lt.http.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
 			return nil, err
 		}
@@ -223,11 +257,12 @@ func (lt *loadTest) createGame(ctx context.Context) (*server.Created, error) {
 
 // playGame creates a game and plays it with four players.
 func (lt *loadTest) playGame(ctx context.Context, n int) error {
-	c, err := lt.createGame(ctx)
+	client := lt.clientOf(n / gamesPerAddress)
+	c, err := lt.createGame(ctx, client)
 	if err != nil {
 		return err
 	}
-	g := &loadGame{id: c.ID, sent: make(map[int64]time.Time)}
+	g := &loadGame{id: c.ID, client: client, sent: make(map[int64]time.Time)}
 	g.ready.Add(len(c.Seats))
 	players := make([]*loadPlayer, len(c.Seats))
 	errs := make(chan error, len(players))

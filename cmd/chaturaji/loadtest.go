@@ -29,6 +29,7 @@ var loadtestCommand = &command{
 }
 
 const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL] [--think D] [--timeout D] [--seed S]
+       chaturaji loadtest --idle N [--url URL]
 
 Loadtest plays N games at once against a game server on this machine, each
 with four human seats, each seat a WebSocket client that plays a random
@@ -42,15 +43,26 @@ reports:
 	             event number whenever it is dropped
 	actions/s    the games' actions, over the run
 	memory       the server's peak resident memory and Go memory, from its
-	             /metrics
+	             /metrics, with its commits' mean time
+	CPU          the server's CPU time over the run, and its mean use in cores
 
 and exits with status 1 if any game did not finish, or an event was lost or
 duplicated. Without --url it starts a server in this process on a new
 SQLite file in a temporary directory (the memory it reports then includes
 the load clients'); with --url it uses a running server, which must be on a
-loopback address and whose limits must let one client create --games games
-and open their WebSockets at once (such as chaturaji serve --request-rate
-1000 --costly-rate 100). It stops by itself after --timeout.
+loopback address and whose limits must let the players of 16 games create
+their games and open their WebSockets at once from one address (such as
+chaturaji serve --request-rate 1000 --costly-rate 100). It stops by itself
+after --timeout.
+
+With --idle N it plays nothing: it opens N WebSockets that watch one game
+where nobody moves, and reports what the server's memory grew by for each
+(resident, Go's and the heap's) and its goroutines.
+
+Against a server on 127.0.0.1 the clients come from the loopback addresses
+127.0.0.2, 127.0.0.3... (Linux answers on all of 127.0.0.0/8): the players
+of 16 games, or 400 idle WebSockets, from each, within a server's default
+limits of live games, connections and WebSockets per client.
 
 Flags:
 	--games N     how many games at once (default 200)
@@ -60,6 +72,7 @@ Flags:
 	              times are those of a queue at the database's one writer)
 	--timeout D   give up after D (default 10m)
 	--seed S      the seed of the players' choices (default 1)
+	--idle N      open N idle WebSockets and measure them instead
 `
 
 // loadTest is one run of the load test.
@@ -74,6 +87,39 @@ type loadTest struct {
 	mu        sync.Mutex
 	latencies []time.Duration
 	errors    map[string]int
+
+	// spread: the clients come from the loopback addresses 127.0.0.2,
+	// 127.0.0.3... rather than all from one (Linux answers on all of
+	// 127.0.0.0/8), so that a server's limits per client are those of a
+	// few hundred players each.
+	spread  bool
+	clients map[int]*http.Client // by address
+}
+
+// gamesPerAddress is how many games' players share an address when the
+// load test spreads its clients: within a server's default limit of 20
+// live games per client (and 64 WebSockets, within 1,000).
+const gamesPerAddress = 16
+
+// clientOf returns the HTTP client of the i-th address, if the load test
+// spreads its clients, and its one client if not.
+func (lt *loadTest) clientOf(i int) *http.Client {
+	if !lt.spread {
+		return lt.http
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if c := lt.clients[i]; c != nil {
+		return c
+	}
+	n := 2 + i
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, byte(n/256), byte(n%256))}, Timeout: 10 * time.Second}
+	c := &http.Client{Timeout: lt.http.Timeout, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64}}
+	if lt.clients == nil {
+		lt.clients = make(map[int]*http.Client)
+	}
+	lt.clients[i] = c
+	return c
 }
 
 func (lt *loadTest) observe(d time.Duration) {
@@ -95,6 +141,7 @@ func runLoadtest(e *env, args []string) error {
 	think := fs.Duration("think", time.Second, "")
 	timeout := fs.Duration("timeout", 10*time.Minute, "")
 	seed := fs.Uint64("seed", 1, "")
+	idle := fs.Int("idle", 0, "")
 	if err := parseFlags(e, fs, loadtestHelp, args); err != nil {
 		return err
 	}
@@ -103,6 +150,9 @@ func runLoadtest(e *env, args []string) error {
 	}
 	if *games < 1 || *games > 10000 {
 		return usageError("--games %d: want 1 to 10000", *games)
+	}
+	if *idle < 0 || *idle > 20000 {
+		return usageError("--idle %d: want 0 to 20000", *idle)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
@@ -116,10 +166,12 @@ func runLoadtest(e *env, args []string) error {
 		defer os.RemoveAll(dir)
 		db := filepath.Join(dir, "games.db")
 		// The server's defaults, but for the per-client limits of
-		// requests, game creations and WebSockets: every client of the
-		// test comes from one address.
-		cfg := server.Config{BotDelay: server.NoBotDelay, RequestRate: 1000, RequestBurst: 5**games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
-			MaxConnsPerAddr: 4**games + 100, MaxGamesPerClient: *games + 10}
+		// requests, game creations, WebSockets and connections: every
+		// client of the test comes from one address.
+		conns := max(4**games, *idle)
+		cfg := server.Config{BotDelay: server.NoBotDelay, RequestRate: 1000, RequestBurst: conns + *games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
+			MaxConnsPerAddr: conns + 100, MaxConnsPerClient: conns + *games + 200, MaxConns: conns + *games + 1000,
+			MaxGamesPerClient: *games + 10}
 		keys := keySource{path: filepath.Join(dir, keyFileName)}
 		run, err := startServer(ctx, cfg, "sqlite:"+db, "127.0.0.1:0", keys, slog.New(slog.DiscardHandler))
 		if err != nil {
@@ -143,10 +195,17 @@ func runLoadtest(e *env, args []string) error {
 		think:  *think,
 		seed:   *seed,
 		errors: make(map[string]int),
+		spread: u.Hostname() == "127.0.0.1",
+	}
+	if *idle > 0 {
+		fmt.Fprintf(e.stdout, "loadtest: %d idle WebSockets, server %s\n", *idle, where)
+		return lt.idle(ctx, e.stdout, *idle)
 	}
 	fmt.Fprintf(e.stdout, "loadtest: %d games, %d WebSockets, server %s\n", *games, 4**games, where)
 
 	mem := &memoryPeak{}
+	mem.scrape(ctx, lt)
+	cpu0 := mem.cpu
 	mctx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() { mem.watch(mctx, lt); close(watched) }()
@@ -171,7 +230,7 @@ func runLoadtest(e *env, args []string) error {
 	<-watched
 	mem.scrape(context.Background(), lt)
 
-	lt.report(e.stdout, *games, failed, elapsed, mem)
+	lt.report(e.stdout, *games, failed, elapsed, mem, mem.cpu-cpu0)
 	switch {
 	case failed > 0:
 		return fmt.Errorf("%d of %d games failed; the first: %v", failed, *games, first)
@@ -182,7 +241,7 @@ func runLoadtest(e *env, args []string) error {
 }
 
 // report prints the figures.
-func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration, mem *memoryPeak) {
+func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration, mem *memoryPeak, cpu float64) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	slices.Sort(lt.latencies)
@@ -213,6 +272,7 @@ func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration
 		fmt.Fprintf(w, "; commits %d, mean %s", mem.commits, fmtMS(time.Duration(mem.commitSum*float64(time.Second)/float64(mem.commits))))
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintf(w, "server CPU:        %.1fs, %.2f cores\n", cpu, cpu/elapsed.Seconds())
 }
 
 func fmtMS(d time.Duration) string {
@@ -240,6 +300,7 @@ type memoryPeak struct {
 	rss, goMem int64
 	commits    int64
 	commitSum  float64
+	cpu        float64 // the process's CPU seconds, at the last scrape
 }
 
 // watch scrapes the metrics every half second until ctx is done.
@@ -258,34 +319,42 @@ func (m *memoryPeak) watch(ctx context.Context, lt *loadTest) {
 
 // scrape reads the metrics once, keeping the peaks.
 func (m *memoryPeak) scrape(ctx context.Context, lt *loadTest) {
-	req, err := http.NewRequestWithContext(ctx, "GET", lt.base+"/metrics", nil)
+	fig, err := lt.metrics(ctx)
 	if err != nil {
 		return
+	}
+	m.rss = max(m.rss, int64(fig["process_resident_memory_bytes"]))
+	m.goMem = max(m.goMem, int64(fig["go_memory_classes_total_bytes"]))
+	m.commits = int64(fig["chaturaji_store_append_seconds_count"])
+	m.commitSum = fig["chaturaji_store_append_seconds_sum"]
+	m.cpu = fig["process_cpu_seconds_total"]
+}
+
+// metrics reads the server's /metrics: each figure without labels, by
+// name.
+func (lt *loadTest) metrics(ctx context.Context) (map[string]float64, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", lt.base+"/metrics", nil)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := lt.http.Do(req)
 	if err != nil {
-		return
+		return nil, err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET /metrics: %s", resp.Status)
+	}
+	fig := make(map[string]float64)
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
 		name, value, ok := strings.Cut(sc.Text(), " ")
 		if !ok || strings.HasPrefix(name, "#") {
 			continue
 		}
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			continue
-		}
-		switch name {
-		case "process_resident_memory_bytes":
-			m.rss = max(m.rss, int64(v))
-		case "go_memory_classes_total_bytes":
-			m.goMem = max(m.goMem, int64(v))
-		case "chaturaji_store_append_seconds_count":
-			m.commits = int64(v)
-		case "chaturaji_store_append_seconds_sum":
-			m.commitSum = v
+		if v, err := strconv.ParseFloat(value, 64); err == nil {
+			fig[name] = v
 		}
 	}
+	return fig, sc.Err()
 }

@@ -37,9 +37,9 @@ const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--
                        [--bot-memory SIZE] [--max-bot-games N]
                        [--max-bot-games-per-client N] [--max-games-per-client N] [--grace D]
                        [--max-grace D] [--idle-limit D] [--expiry D] [--rematch-wait D]
-                       [--trusted-proxies CIDRS]
-                       [--request-rate N] [--costly-rate N] [--retry-max D] [--log-level LEVEL]
-                       [--log-json]
+                       [--trusted-proxies CIDRS] [--request-rate N] [--costly-rate N]
+                       [--max-conns N] [--max-conns-per-client N] [--body-timeout D]
+                       [--retry-max D] [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -115,6 +115,14 @@ Flags:
 	                   exports, verifications (default 1, bursts of 20)
 	--retry-max D      the longest a game waits before it tries the database again
 	                   after a failure (default 10s; the wait doubles from 500ms)
+	--max-conns N      connections open at once, WebSockets included (default
+	                   10000, or three quarters of the limit of open files if lower);
+	                   past it a new connection is closed at once
+	--max-conns-per-client N
+	                   connections open at once from one client, a trusted proxy
+	                   left out (default 1100)
+	--body-timeout D   the longest a request's body may take to arrive after its
+	                   headers (default 10s; past it the answer is 408 ETIMEOUT)
 	--log-level LEVEL  debug, info, warn or error (default info)
 	--log-json         write the logs as JSON (default text), on standard error
 `
@@ -159,6 +167,9 @@ func runServe(e *env, args []string) error {
 	})
 	requestRate := fs.Float64("request-rate", 100, "")
 	costlyRate := fs.Float64("costly-rate", 1, "")
+	maxConns := fs.Int("max-conns", 0, "")
+	maxConnsPerClient := fs.Int("max-conns-per-client", 0, "")
+	bodyTimeout := fs.Duration("body-timeout", 10*time.Second, "")
 	level := fs.String("log-level", "info", "")
 	logJSON := fs.Bool("log-json", false, "")
 	if err := parseFlags(e, fs, serveHelp, args); err != nil {
@@ -172,6 +183,17 @@ func runServe(e *env, args []string) error {
 	}
 	if *idleLimit <= 0 || *retryMax <= 0 || *expiry <= 0 || *rematchWait <= 0 {
 		return usageError("--idle-limit %v, --retry-max %v, --expiry %v, --rematch-wait %v: want durations above 0", *idleLimit, *retryMax, *expiry, *rematchWait)
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"max-conns", *maxConns}, {"max-conns-per-client", *maxConnsPerClient}} {
+		if flagGiven(fs, f.name) && f.n < 1 {
+			return usageError("--%s %d: want 1 or more", f.name, f.n)
+		}
+	}
+	if *bodyTimeout <= 0 {
+		return usageError("--body-timeout %v: want a duration above 0", *bodyTimeout)
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -207,6 +229,7 @@ func runServe(e *env, args []string) error {
 		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace, IdleLimit: *idleLimit, Expiry: *expiry,
 		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax,
 		RematchWait: *rematchWait,
+		MaxConns:    *maxConns, MaxConnsPerClient: *maxConnsPerClient, BodyTimeout: *bodyTimeout,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
@@ -280,17 +303,11 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks ke
 		publicKey: record.FormatPublicKey(cfg.SigningKey.Public().(ed25519.PublicKey)),
 		srv:       srv,
 		store:     st,
-		http: &http.Server{
-			Handler:           web.Mount(srv, web.Options{Logger: logger}),
-			ReadHeaderTimeout: 10 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-			MaxHeaderBytes:    16 << 10,
-			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
-		},
-		failed: make(chan error, 1),
+		http:      srv.HTTPServer(web.Mount(srv, web.Options{Logger: logger})),
+		failed:    make(chan error, 1),
 	}
 	go func() {
-		if err := r.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		if err := r.http.Serve(srv.Listener(ln)); !errors.Is(err, http.ErrServerClosed) {
 			r.failed <- err
 		}
 	}()

@@ -104,7 +104,7 @@ func TestHumansFirst(t *testing.T) {
 	game := &loadGame{id: g.ID, sent: map[int64]time.Time{}}
 	game.ready.Add(1)
 	human := &loadPlayer{lt: lt, game: game, seat: "South", token: g.Seats[0].Token, rng: rand.New(rand.NewPCG(1, 2)),
-		onEvent: func(_ []byte, e *server.Event) {
+		onEvent: func(_ []byte, e *loadEvent) {
 			seq.Store(e.Seq)
 			over.Store(e.Kind == server.KindEnd)
 		}}
@@ -296,7 +296,7 @@ func humanAmongBotGames(b *testing.B, games int) {
 		game := &loadGame{id: g.ID, sent: map[int64]time.Time{}}
 		game.ready.Add(1)
 		human := &loadPlayer{lt: lt, game: game, seat: "South", token: g.Seats[0].Token, rng: rand.New(rand.NewPCG(1, 2)),
-			onEvent: func(_ []byte, e *server.Event) {
+			onEvent: func(_ []byte, e *loadEvent) {
 				if e.ToAct == "South" && len(e.Actions) > 0 {
 					opened <- time.Now()
 				}

@@ -99,7 +99,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 	players := []*loadPlayer{
 		{lt: lt, game: game, seat: "South", token: g1.Seats[0].Token, rng: rand.New(rand.NewPCG(1, 1))},
 		{lt: lt, game: game, seat: "North", token: g1.Seats[2].Token, rng: rand.New(rand.NewPCG(2, 2))},
-		{lt: lt, game: game, onEvent: func(data []byte, e *server.Event) {
+		{lt: lt, game: game, onEvent: func(data []byte, e *loadEvent) {
 			mu.Lock()
 			watched = append(watched, bytes.Clone(data))
 			mu.Unlock()
@@ -122,7 +122,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 	bots := &loadGame{id: g3.ID, sent: map[int64]time.Time{}}
 	bots.ready.Add(1)
 	var botsWatched [][]byte
-	botsSpectator := &loadPlayer{lt: lt, game: bots, onEvent: func(data []byte, e *server.Event) {
+	botsSpectator := &loadPlayer{lt: lt, game: bots, onEvent: func(data []byte, e *loadEvent) {
 		mu.Lock()
 		botsWatched = append(botsWatched, bytes.Clone(data))
 		mu.Unlock()
@@ -367,7 +367,17 @@ type serverProcess struct {
 // which key signs its records.
 func startBinary(t *testing.T, bin, addr, db string, flags ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", db, "--bot-time", "20ms", "--bot-delay", "0"}, flags...)...)
+	return startCommand(t, exec.Command(bin, serveArgs(addr, db, flags...)...), addr)
+}
+
+// serveArgs are the arguments of `chaturaji serve` as startBinary runs it.
+func serveArgs(addr, db string, flags ...string) []string {
+	return append([]string{"serve", "--addr", addr, "--db", db, "--bot-time", "20ms", "--bot-delay", "0"}, flags...)
+}
+
+// startCommand is startBinary with the command to run given.
+func startCommand(t *testing.T, cmd *exec.Cmd, addr string) *serverProcess {
+	t.Helper()
 	cmd.Dir = t.TempDir()
 	b := &serverProcess{cmd: cmd, start: time.Now(), log: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = b.log

@@ -12,54 +12,77 @@ import (
 	"github.com/chaturaji/chaturaji/store/internal/check"
 )
 
-// AppendEvents appends events to a game in one transaction, committed
+// AppendEvents appends events to a game in one statement, committed
 // before it returns. The first event's Seq must be after+1, where after is
 // the game's LastEvent, and the rest must follow on; otherwise nothing is
 // written and the error is ErrConflict. A zero At is stored as now. The
 // game's LastEvent becomes the last event's Seq, and its Updated time moves
 // on to the last event's At (it never goes back).
+//
+// The statement moves the game's last_event on and inserts the events
+// together, in one round trip and one transaction of its own (four round
+// trips as BEGIN, UPDATE, INSERT and COMMIT): moving last_event on locks
+// the game's row, so a racing appender waits, then finds the number moved
+// and inserts nothing.
 func (s *Store) AppendEvents(ctx context.Context, id string, after int64, events []store.Event) error {
 	evs, err := check.Events(after, events, time.Now())
 	if err != nil {
 		return fmt.Errorf("postgres: append to game %q: %w", id, err)
 	}
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if len(evs) == 0 {
-			return expectLast(ctx, tx, id, after)
-		}
-		// Moving last_event on locks the game's row: a racing appender
-		// waits here, then finds the number moved and updates nothing.
-		last := evs[len(evs)-1]
-		tag, err := tx.Exec(ctx, `UPDATE games SET last_event = $1, updated = greatest(updated, $2)
-			WHERE id = $3 AND last_event = $4`, last.Seq, last.At, id, after)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return expectLast(ctx, tx, id, after)
-		}
-		var b pgx.Batch
-		for _, e := range evs {
-			b.Queue(`INSERT INTO events (game_id, seq, kind, data, at) VALUES ($1, $2, $3, $4, $5)`,
-				id, e.Seq, e.Kind, orNull(e.Data), e.At)
-		}
-		err = tx.SendBatch(ctx, &b).Close()
-		if isUniqueViolation(err) {
-			return fmt.Errorf("an event is already stored: %w", store.ErrConflict)
-		}
-		return err
-	})
-	if err != nil {
+	if err := s.appendEvents(ctx, id, after, evs); err != nil {
 		return fmt.Errorf("postgres: append to game %q after event %d: %w", id, after, err)
 	}
 	return nil
 }
 
+func (s *Store) appendEvents(ctx context.Context, id string, after int64, evs []store.Event) error {
+	if len(evs) == 0 {
+		return expectLast(ctx, s.pool, id, after)
+	}
+	seqs := make([]int64, len(evs))
+	kinds := make([]string, len(evs))
+	data := make([]*string, len(evs))
+	ats := make([]time.Time, len(evs))
+	for i, e := range evs {
+		seqs[i], kinds[i], ats[i] = e.Seq, e.Kind, e.At
+		if len(e.Data) > 0 {
+			d := string(e.Data)
+			data[i] = &d
+		}
+	}
+	last := evs[len(evs)-1]
+	tag, err := s.pool.Exec(ctx, `WITH g AS (
+			UPDATE games SET last_event = $1, updated = greatest(updated, $2)
+			WHERE id = $3 AND last_event = $4
+			RETURNING id
+		)
+		INSERT INTO events (game_id, seq, kind, data, at)
+		SELECT g.id, e.seq, e.kind, e.data::json, e.at
+		FROM g, unnest($5::bigint[], $6::text[], $7::text[], $8::timestamptz[]) WITH ORDINALITY AS e(seq, kind, data, at, n)
+		ORDER BY e.n`,
+		last.Seq, last.At, id, after, seqs, kinds, data, ats)
+	if isUniqueViolation(err) {
+		return fmt.Errorf("an event is already stored: %w", store.ErrConflict)
+	} else if err != nil {
+		return err
+	}
+	if tag.RowsAffected() > 0 {
+		return nil
+	}
+	// Nothing moved: no such game, or its last event is not after. The
+	// number only moves on, but it may have been behind after and caught
+	// up since.
+	if err := expectLast(ctx, s.pool, id, after); err != nil {
+		return err
+	}
+	return fmt.Errorf("its last event was not %d: %w", after, store.ErrConflict)
+}
+
 // expectLast returns ErrNotFound if the game does not exist and
 // ErrConflict if its last event is not after.
-func expectLast(ctx context.Context, tx pgx.Tx, id string, after int64) error {
+func expectLast(ctx context.Context, q querier, id string, after int64) error {
 	var last int64
-	err := tx.QueryRow(ctx, `SELECT last_event FROM games WHERE id = $1`, id).Scan(&last)
+	err := q.QueryRow(ctx, `SELECT last_event FROM games WHERE id = $1`, id).Scan(&last)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.ErrNotFound
 	} else if err != nil {

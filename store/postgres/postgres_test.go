@@ -1,9 +1,11 @@
 package postgres_test
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -141,5 +143,43 @@ func TestOpenRefusesWithoutShowingThePassword(t *testing.T) {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("error %q shows the password", err)
 		}
+	}
+}
+
+// BenchmarkAppend is storetest.BenchmarkAppend on the test server (whose
+// commits do not wait for the disk: scripts/postgres.sh turns fsync off),
+// with 1 and with 1,000 games appending at once.
+func BenchmarkAppend(b *testing.B) {
+	for _, tc := range []struct {
+		games int
+		think time.Duration
+	}{{1, 0}, {1000, 0}, {1000, time.Second}} {
+		b.Run(fmt.Sprintf("games=%d/think=%v", tc.games, tc.think), func(b *testing.B) {
+			s, err := postgres.Open(b.Context(), pgtest.Schema(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchmarkAppend(b, s, tc.games, tc.think)
+		})
+	}
+}
+
+// TestPoolSize checks the size of the pool of connections: PoolSize, or
+// what the URL says.
+func TestPoolSize(t *testing.T) {
+	u := pgtest.Schema(t)
+	for _, tc := range []struct {
+		url  string
+		want int32
+	}{
+		{u, postgres.PoolSize},
+		{u + "&pool_max_conns=3", 3},
+	} {
+		s := open(t, tc.url)
+		if got := postgres.MaxConns(s); got != tc.want {
+			t.Errorf("Open(%s): a pool of %d connections, want %d", tc.url, got, tc.want)
+		}
+		s.Close()
 	}
 }

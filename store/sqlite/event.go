@@ -29,32 +29,30 @@ func (s *Store) AppendEvents(ctx context.Context, id string, after int64, events
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
 	}
-	if err := s.appends.do(s, &appendReq{ctx: ctx, id: id, after: after, evs: evs}); err != nil {
+	if err := s.appends.do(&appendReq{ctx: ctx, id: id, after: after, evs: evs}); err != nil {
 		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
 	}
 	return nil
 }
 
-// appendTx does one append inside the transaction tx; its errors are the
-// caller's to prefix.
-func appendTx(ctx context.Context, tx *sql.Tx, id string, after int64, evs []store.Event) error {
+// appendTx does one append with the statements of a transaction; its
+// errors are the caller's to prefix.
+func appendTx(ctx context.Context, st *appendStmts, id string, after int64, evs []store.Event) error {
 	if len(evs) == 0 {
-		return expectLast(ctx, tx, id, after)
+		return expectLast(ctx, st, id, after)
 	}
 	last := evs[len(evs)-1]
-	res, err := tx.ExecContext(ctx, `UPDATE games SET last_event = ?, updated = max(updated, ?)
-		WHERE id = ? AND last_event = ?`, last.Seq, micros(last.At), id, after)
+	res, err := st.update.ExecContext(ctx, last.Seq, micros(last.At), id, after)
 	if err != nil {
 		return err
 	}
 	if rows, err := res.RowsAffected(); err != nil {
 		return err
 	} else if rows == 0 {
-		return expectLast(ctx, tx, id, after)
+		return expectLast(ctx, st, id, after)
 	}
 	for _, e := range evs {
-		_, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)`,
-			id, e.Seq, e.Kind, jsonText(e.Data), micros(e.At))
+		_, err := st.insert.ExecContext(ctx, id, e.Seq, e.Kind, jsonText(e.Data), micros(e.At))
 		if isUniqueViolation(err) {
 			return fmt.Errorf("event %d is already stored: %w", e.Seq, store.ErrConflict)
 		} else if err != nil {
@@ -66,9 +64,9 @@ func appendTx(ctx context.Context, tx *sql.Tx, id string, after int64, evs []sto
 
 // expectLast returns ErrNotFound if the game does not exist and
 // ErrConflict if its last event is not after.
-func expectLast(ctx context.Context, tx *sql.Tx, id string, after int64) error {
+func expectLast(ctx context.Context, st *appendStmts, id string, after int64) error {
 	var last int64
-	err := tx.QueryRowContext(ctx, `SELECT last_event FROM games WHERE id = ?`, id).Scan(&last)
+	err := st.last.QueryRowContext(ctx, id).Scan(&last)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.ErrNotFound
 	} else if err != nil {

@@ -63,7 +63,8 @@ type Store struct {
 	write *sql.DB // one connection: SQLite has one writer at a time
 	read  *sql.DB // read-only connections; the same as write in memory
 
-	appends batcher // group commit of AppendEvents
+	appends batcher      // group commit of AppendEvents
+	stmts   *appendStmts // AppendEvents' statements, prepared on write
 
 	closeOnce sync.Once
 	closeErr  error
@@ -86,6 +87,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		"_pragma="+busy,
 		"_pragma=journal_mode(WAL)",
 		"_pragma=synchronous(FULL)",
+		// The savepoints of a group commit (batch.go) keep their journal
+		// in memory, not in a temporary file written for each append.
+		"_pragma=temp_store(MEMORY)",
+		// The pages a busy server's appends touch (the last page of each
+		// live game's events, its row, the indexes) stay in memory: 2 MB,
+		// SQLite's default, kept a thousand games reading theirs back.
+		"_pragma=cache_size(-65536)",
 		"_pragma=foreign_keys(1)",
 		// Deleted and replaced content is overwritten with zeros, not
 		// left in free space: a seed sealed in place (ReplaceSeed) leaves
@@ -105,7 +113,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		write.Close()
 		return nil, err
 	}
+	if s.stmts, err = prepareAppends(ctx, write); err != nil {
+		write.Close()
+		return nil, err
+	}
 	if path == Memory {
+		s.appends.start(s.commitBatch)
 		return s, nil
 	}
 	read, err := sql.Open("sqlite", dsn(path,
@@ -120,10 +133,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read.SetMaxIdleConns(readers)
 	if err := read.PingContext(ctx); err != nil {
 		read.Close()
+		s.stmts.close()
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
 	s.read = read
+	s.appends.start(s.commitBatch)
 	return s, nil
 }
 
@@ -132,9 +147,12 @@ func dsn(path string, params ...string) string {
 	return path + "?" + strings.Join(params, "&")
 }
 
-// Close closes the database. Calling it again does nothing.
+// Close commits the appends under way, refuses later ones and closes the
+// database. Calling it again does nothing.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		s.appends.stop()
+		s.stmts.close()
 		var errs []error
 		if s.read != s.write {
 			errs = append(errs, s.read.Close())

@@ -3,12 +3,15 @@ package sqlite_test
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/chaturaji/chaturaji/store"
 	"github.com/chaturaji/chaturaji/store/sqlite"
@@ -71,6 +74,9 @@ func TestConnectionSettings(t *testing.T) {
 		{"foreign_keys", true, "1"},
 		{"busy_timeout", true, "10000"},
 		{"secure_delete", true, "1"},
+		{"temp_store", true, "2"},            // MEMORY
+		{"cache_size", true, "-65536"},       // 64 MiB
+		{"wal_autocheckpoint", true, "1000"}, // the default: see TestLogBounded
 		{"journal_mode", false, "wal"},
 		{"foreign_keys", false, "1"},
 		{"query_only", false, "1"},
@@ -83,6 +89,43 @@ func TestConnectionSettings(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("PRAGMA %s on the %s connection = %s, want %s", tc.pragma, map[bool]string{true: "writing", false: "reading"}[tc.write], got, tc.want)
 		}
+	}
+}
+
+// TestLogBounded appends some 30 MiB of pages to the write-ahead log and
+// checks that checkpoints keep it from growing past a few MiB: the log
+// must start over, which it does only when a write begins with all of it
+// copied, and under a steady stream of commits only the writer's own
+// checkpoints, right after a commit, bring that about (checkpoints on
+// another connection alone let it grow by gigabytes).
+func TestLogBounded(t *testing.T) {
+	const games, appends = 8, 300
+	path := filepath.Join(t.TempDir(), "games.db")
+	s := open(t, path)
+	defer s.Close()
+	var wg sync.WaitGroup
+	for g := range games {
+		id := fmt.Sprintf("g%d", g)
+		if err := s.CreateGame(t.Context(), &store.Game{ID: id, Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			for seq := int64(1); seq <= appends; seq++ {
+				e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0500d"}`, seq, 0)}
+				if err := s.AppendEvents(t.Context(), id, seq-1, []store.Event{e}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	fi, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 16<<20 {
+		t.Errorf("the write-ahead log is %.1f MiB after %d appends, want at most 16", float64(fi.Size())/(1<<20), games*appends)
 	}
 }
 
@@ -135,6 +178,33 @@ func TestCloseTwice(t *testing.T) {
 	}
 	if _, err := s.Game(t.Context(), "g1"); err == nil || errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Game after Close: %v, want an error other than ErrNotFound", err)
+	}
+	if err := s.AppendEvents(t.Context(), "g1", 0, []store.Event{{Seq: 1, Kind: "roll", Data: []byte(`{}`)}}); err == nil || errors.Is(err, store.ErrNotFound) {
+		t.Errorf("AppendEvents after Close: %v, want an error other than ErrNotFound", err)
+	}
+}
+
+// BenchmarkAppend is storetest.BenchmarkAppend on a file: 1 game, then
+// 1,000 games at once without pauses and with players' pauses up to 1s.
+// It also reports the size the write-ahead log has grown to, which
+// checkpoints must keep bounded however busy the writer.
+func BenchmarkAppend(b *testing.B) {
+	for _, tc := range []struct {
+		games int
+		think time.Duration
+	}{{1, 0}, {1000, 0}, {1000, time.Second}} {
+		b.Run(fmt.Sprintf("games=%d/think=%v", tc.games, tc.think), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "games.db")
+			s, err := sqlite.Open(b.Context(), path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchmarkAppend(b, s, tc.games, tc.think)
+			if fi, err := os.Stat(path + "-wal"); err == nil {
+				b.ReportMetric(float64(fi.Size())/(1<<20), "wal-MiB")
+			}
+		})
 	}
 }
 
