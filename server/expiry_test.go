@@ -37,7 +37,7 @@ func TestExpiry(t *testing.T) {
 		}
 	}
 
-	kept := ts.create(`{"seats": ["human", "human", "human", "human"], "abandon_ms": 3600000}`)
+	kept := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["East"], "abandon_ms": 3600000}`)
 	ts.dial(kept.ID, kept.Seats[3].Token, 0) // East stays at the table
 	time.Sleep(4 * cfg.Expiry)
 	for _, s := range ts.state(kept.ID).Seats {

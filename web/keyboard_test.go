@@ -129,9 +129,13 @@ func TestKeyboardPlay(t *testing.T) {
 			t.Errorf("on the target %s the page says %q", to, said)
 		}
 		before := seq(t, p)
+		// Every line the log says from here, kept: the log keeps only its
+		// last lines, and the bots, playing at once, may say more before
+		// the test looks.
+		eval[bool](t, p, `window.saidLog = []; new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) => window.saidLog.push(n.textContent)))).observe(document.getElementById('announce'), {childList: true}); true`)
 		must(t, p.Press(" "))
 		waitSeqAfter(t, p, before)
-		must(t, p.Wait(fmt.Sprintf(`[...document.querySelectorAll('#announce p')].some(e => e.textContent.startsWith('South moved') && e.textContent.includes('from %s to %s'))`, from, to), 5*time.Second))
+		must(t, p.Wait(fmt.Sprintf(`window.saidLog.some(s => s.startsWith('South moved') && s.includes('from %s to %s'))`, from, to), 5*time.Second))
 		if !slices.Contains(eval[[]string](t, p, `[...document.querySelectorAll('#moves .move-act')].map(e => e.dataset.action)`), m) {
 			t.Errorf("the move %s is not in the move list", m)
 		}
