@@ -21,7 +21,7 @@ import (
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/store"
 	_ "github.com/chaturaji/chaturaji/store/postgres"
-	_ "github.com/chaturaji/chaturaji/store/sqlite"
+	"github.com/chaturaji/chaturaji/store/sqlite"
 	"github.com/chaturaji/chaturaji/web"
 )
 
@@ -73,7 +73,8 @@ again (docs/security.md, "Faults").
 Flags:
 	--addr HOST:PORT   where to listen (default 127.0.0.1:8080; port 0 picks a free one)
 	--db DATABASE      sqlite:PATH (the default, sqlite:chaturaji.db), a bare PATH,
-	                   or postgres://USER:PASS@HOST/DB
+	                   or postgres://USER:PASS@HOST/DB; an SQLite file takes one
+	                   server at a time (a second is refused: the lock PATH.lock)
 	--key-file FILE    the server's key file (default chaturaji.key beside the
 	                   SQLite database, made at first start)
 	--origin URL       a browser origin besides the server's own that may act and
@@ -265,7 +266,8 @@ type running struct {
 	srv       *server.Server
 	http      *http.Server
 	store     store.Store
-	failed    chan error // the listener failed
+	lock      *sqlite.ServerLock // an SQLite database's server lock; nil on PostgreSQL
+	failed    chan error         // the listener failed
 }
 
 // startServer opens the database and the key file, seals the database's
@@ -278,27 +280,39 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks ke
 			return nil, err
 		}
 	}
+	// One server to an SQLite file: a second would drive the same games.
+	var lock *sqlite.ServerLock
+	if name, path, err := store.ParseDSN(dsn); err == nil && name == store.SQLite {
+		if lock, err = sqlite.LockServer(path); err != nil {
+			return nil, err
+		}
+	}
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
+		lock.Release()
 		return nil, err
 	}
 	st, cfg.SigningKey, err = openKeys(ctx, st, ks, keys, logger)
 	if err != nil {
 		st.Close()
+		lock.Release()
 		return nil, err
 	}
 	srv := server.New(cfg, st, logger)
 	if err := srv.Start(ctx); err != nil {
 		st.Close()
+		lock.Release()
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		srv.Shutdown(ctx)
 		st.Close()
+		lock.Release()
 		return nil, err
 	}
 	r := &running{
+		lock:      lock,
 		url:       "http://" + displayAddr(ln.Addr().(*net.TCPAddr)),
 		publicKey: record.FormatPublicKey(cfg.SigningKey.Public().(ed25519.PublicKey)),
 		srv:       srv,
@@ -348,7 +362,7 @@ func (r *running) stop(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() { done <- r.http.Shutdown(ctx) }()
 	err := r.srv.Shutdown(ctx)
-	err = errors.Join(err, <-done, r.store.Close())
+	err = errors.Join(err, <-done, r.store.Close(), r.lock.Release())
 	return err
 }
 
