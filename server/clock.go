@@ -20,6 +20,9 @@ const (
 // the decider's deadline, the end of an absent decider's grace or of a
 // present one's idle limit, or a retry after the store failed.
 func (l *live) setTimer(now time.Time) {
+	if !l.owned.Load() {
+		return // a follower drives nothing
+	}
 	if l.timer != nil {
 		l.timer.Stop()
 		l.timer = nil

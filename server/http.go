@@ -88,7 +88,14 @@ func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
 			pattern = "unmatched" // a redirect to a cleaned path, or not found
 		}
 		s.deadlines(w, r)
-		counted.ServeHTTP(w, withInfo(r, &requestInfo{client: clientOf(r, s.cfg.TrustedProxies), route: pattern, class: class}))
+		ri := &requestInfo{client: clientOf(r, s.cfg.TrustedProxies), route: pattern, class: class}
+		if s.node != nil {
+			// A request another node forwarded counts as its client's.
+			if c, ok := s.node.forwardedClient(r); ok {
+				ri.client, ri.forwarded = c, true
+			}
+		}
+		counted.ServeHTTP(w, withInfo(r, ri))
 	})
 }
 
@@ -110,9 +117,9 @@ func (s *Server) routes() {
 	handle("GET /api/records", Costly, http.HandlerFunc(s.handleRecords)) // replays up to 500 games
 	handle("GET /api/key", General, http.HandlerFunc(s.handleKey))
 	handle("GET /api/games/{id}/events", General, http.HandlerFunc(s.handleEvents))
-	handle("POST /api/games/{id}/actions", General, http.HandlerFunc(s.handleAction))
-	handle("POST /api/games/{id}/claim", General, http.HandlerFunc(s.handleClaim))
-	handle("POST /api/games/{id}/invites", General, http.HandlerFunc(s.handleInvites))
+	handle("POST /api/games/{id}/actions", General, s.owning(s.handleAction))
+	handle("POST /api/games/{id}/claim", General, s.owning(s.handleClaim))
+	handle("POST /api/games/{id}/invites", General, s.owning(s.handleInvites))
 	handle("POST /api/games/{id}/rematch", Costly, http.HandlerFunc(s.handleRematch)) // may create a game
 	handle("GET /api/games/{id}/rematch", General, http.HandlerFunc(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))

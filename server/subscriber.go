@@ -85,6 +85,7 @@ func (s *subscriber) take() (evs [][]byte, ended bool, why closeReason) {
 func (l *live) subscribe(i int) (*subscriber, int64) {
 	s := newSubscriber(i, l.srv.cfg.Buffer)
 	l.subs[s] = struct{}{}
+	l.nsubs.Add(1)
 	if i >= 0 {
 		l.online[i]++
 		l.active = time.Now()
@@ -101,6 +102,9 @@ func (l *live) unsubscribe(s *subscriber) {
 	}
 	delete(l.subs, s)
 	l.left(s)
+	if !l.owned.Load() && len(l.subs) == 0 {
+		l.leaving = true // a follower serves its subscribers only
+	}
 }
 
 // drop ends a subscription from the loop's side.
@@ -112,6 +116,7 @@ func (l *live) drop(s *subscriber, why closeReason) {
 
 // left counts a seat holder's connection gone.
 func (l *live) left(s *subscriber) {
+	l.nsubs.Add(-1)
 	if s.seat < 0 {
 		return
 	}

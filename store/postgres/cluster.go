@@ -348,6 +348,3 @@ func (s *Store) listen(ctx context.Context, cfg *pgx.ConnConfig, f func(store.No
 		}
 	}
 }
-
-
-
