@@ -103,7 +103,8 @@ func (l *live) graceEnd(i int) time.Time {
 // a player out of time, or gives an abandoned or idle seat to a bot.
 func (l *live) wake() {
 	now := stamp()
-	if l.over {
+	if l.over || !l.owned.Load() { // a timer that fired as the game was lost
+
 		return
 	}
 	if !l.retryAt.IsZero() {

@@ -354,6 +354,9 @@ func (l *live) act(i int, text string, seq int64) error {
 // play plays a legal action for the seat that decides, with the rolls and
 // forced passes that follow it, saves their events and broadcasts them.
 func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
+	if !l.owned.Load() {
+		return errNotOwner // lost to another node: its game is not to be touched
+	}
 	before := l.game.Position()
 	if err := l.game.Play(a); err != nil {
 		return Errorf(EINVALID, "%v", err)
