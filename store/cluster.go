@@ -56,7 +56,7 @@ type Cluster interface {
 
 // Adopted is a game a node adopted (Cluster.Adopt).
 type Adopted struct {
-	ID       string
+	ID       string    // the game
 	From     string    // the node that held it before, "" if none
 	Released bool      // its owner released it (a shutdown) rather than let the lease lapse
 	LastHeld time.Time // when its lease was last renewed (or the last heartbeat); zero if unknown
@@ -74,9 +74,9 @@ const (
 
 // Note is one notification between nodes.
 type Note struct {
-	Kind NoteKind
-	ID   string // NoteEvents: the game
-	Seq  int64  // NoteEvents: its last event
+	Kind NoteKind // what it says
+	ID   string   // NoteEvents: the game
+	Seq  int64    // NoteEvents: its last event
 }
 
 // ClusterOf returns st's Cluster, looking through wrappers such as Sealed,
