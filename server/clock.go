@@ -49,7 +49,10 @@ func (l *live) nextWake() time.Time {
 		return time.Time{}
 	}
 	next := l.deadline
-	if l.online[i] == 0 {
+	if x := l.remoteExpiry(); !x.IsZero() && (next.IsZero() || x.Before(next)) {
+		next = x // a report of another node's lapses: look again
+	}
+	if l.present(i) == 0 {
 		if g := l.graceEnd(i); next.IsZero() || g.Before(next) {
 			next = g
 		}
@@ -66,8 +69,8 @@ func (l *live) nextWake() time.Time {
 
 // humansOnline reports whether any human seat's holder is connected.
 func (l *live) humansOnline() bool {
-	for i, n := range l.online {
-		if n > 0 && l.info.Seats[i].Player == Human {
+	for i := range l.online {
+		if l.present(i) > 0 && l.info.Seats[i].Player == Human {
 			return true
 		}
 	}
@@ -120,13 +123,13 @@ func (l *live) wake() {
 		return
 	}
 	switch {
-	case l.online[i] == 0 && !l.humansOnline() && !now.Before(l.expiryEnd()):
+	case l.present(i) == 0 && !l.humansOnline() && !now.Before(l.expiryEnd()):
 		l.expire(now)
 	case !l.deadline.IsZero() && !now.Before(l.deadline):
 		l.timeout(seat, i, now)
-	case l.online[i] == 0 && !now.Before(l.graceEnd(i)):
+	case l.present(i) == 0 && !now.Before(l.graceEnd(i)):
 		l.takeOver(i, ReasonAbandoned, now)
-	case l.online[i] > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd()):
+	case l.present(i) > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd()):
 		l.takeOver(i, ReasonIdle, now)
 	default:
 		l.setTimer(now)

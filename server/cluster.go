@@ -76,7 +76,7 @@ func (s *Server) startCluster(ctx context.Context) error {
 	s.node = n
 	s.log.Info("joined the cluster", "node", n.id, "advertise", s.cfg.Advertise, "lease", s.cfg.Lease)
 	s.adoptRound(ctx)
-	for _, f := range []func(){s.renewing, s.adopting, s.listening} {
+	for _, f := range []func(){s.renewing, s.adopting, s.listening, s.presenting} {
 		if s.track() {
 			go func() {
 				defer s.wg.Done()
@@ -304,6 +304,10 @@ type follows struct {
 	pending atomic.Bool // a catch-up is queued
 	leaving bool        // a follower without subscribers: the loop stops
 	nsubs   atomic.Int32
+
+	// Presence (presence.go), owned by the loop.
+	remotes   map[string]remote // a driver's: the other nodes' reports, by node
+	presenceN int64             // a follower's: its reports so far
 }
 
 // wantCatchUp queues a catch-up on a follower's loop unless one is

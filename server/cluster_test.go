@@ -185,3 +185,26 @@ func TestClusterFencedOut(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterPresence connects a seat's holder to a node that relays the
+// game, not to the node that drives it: the driving node counts the
+// holder as present, so its grace does not give the seat to a bot; once
+// the holder leaves, it does.
+func TestClusterPresence(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	var la, lb lockedBuffer
+	// Leases long enough that no report lapses while the test waits.
+	a, b := newNode(t, dsn, 2*time.Second, &la), newNode(t, dsn, 2*time.Second, &lb)
+	g := a.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "host_seats": ["South"], "abandon_ms": 300, "takeover": "random"}`)
+	holder := b.dial(g.ID, g.Seats[0].Token, 0)
+	a.waitState(g.ID, 10*time.Second, func(s *server.State) bool { return s.Seats[0].Online != nil && *s.Seats[0].Online })
+	st := a.waitState(g.ID, 10*time.Second, func(s *server.State) bool { return s.ToAct == "South" && len(s.Actions) > 0 })
+	// Three graces and more, and two presence reports: the seat stays the
+	// holder's.
+	time.Sleep(1500 * time.Millisecond)
+	if now := a.state(g.ID); now.Seats[0].Player != "human" || now.Seq != st.Seq {
+		t.Fatalf("South, connected through B, lost the seat: %s at event %d (was %d)", now.Seats[0].Player, now.Seq, st.Seq)
+	}
+	holder.conn.CloseNow()
+	a.waitState(g.ID, 10*time.Second, func(s *server.State) bool { return s.Seats[0].Player != "human" })
+}

@@ -465,8 +465,8 @@ func (l *live) snapshot() {
 	hashes := tokenHashes(l.info.Seats)
 	l.hashes.Store(&hashes)
 	online := make([]bool, len(l.online))
-	for i, n := range l.online {
-		online[i] = n > 0
+	for i := range l.online {
+		online[i] = l.present(i) > 0
 	}
 	l.state.Store(newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated))
 	l.botsAlone.Store(botsAlone(l.info.Seats))

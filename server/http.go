@@ -72,6 +72,10 @@ func (s *Server) Site(other http.Handler, route RouteFunc) http.Handler {
 func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
 	limited := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoOf(r)
+		if ri.forwarded && ri.route == presenceRoute {
+			next.ServeHTTP(w, r) // a node's report, not a client's request
+			return
+		}
 		if ok, wait := s.budgets.allow(ri.client, ri.class, time.Now()); !ok {
 			b := s.budgets.classes[ri.class]
 			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
@@ -123,6 +127,7 @@ func (s *Server) routes() {
 	handle("POST /api/games/{id}/rematch", Costly, http.HandlerFunc(s.handleRematch)) // may create a game
 	handle("GET /api/games/{id}/rematch", General, http.HandlerFunc(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
+	handle(presenceRoute, General, http.HandlerFunc(s.handlePresence))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
 	for _, catchAll := range apiCatchAlls {
 		handle(catchAll, General, s.noEndpoint(mux))

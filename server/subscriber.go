@@ -91,6 +91,7 @@ func (l *live) subscribe(i int) (*subscriber, int64) {
 		l.active = time.Now()
 		l.snapshot()
 		l.setTimer(time.Now())
+		l.reportPresence()
 	}
 	return s, l.seq
 }
@@ -123,7 +124,8 @@ func (l *live) left(s *subscriber) {
 	now := time.Now()
 	l.online[s.seat]--
 	l.active = now
-	if l.online[s.seat] == 0 {
+	l.reportPresence()
+	if l.present(s.seat) == 0 {
 		l.idleSince[s.seat] = now
 	}
 	if !l.over {
