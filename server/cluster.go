@@ -174,9 +174,20 @@ func (s *Server) adoptGame(ctx context.Context, a store.Adopted) {
 	s.loading.Lock()
 	defer s.loading.Unlock()
 	if l := s.liveGame(a.ID); l != nil {
-		if l.post(ctx, func() { l.adopt(a.LastHeld) }) == nil {
+		// Waited for: a follower stopping meanwhile would drop a
+		// command only queued, and the game would be held but not driven.
+		err := l.call(ctx, func() { l.adopt(a.LastHeld) })
+		if err == nil {
 			return
 		}
+		if !errors.Is(err, errGone) {
+			// Not held, so not renewed: its lease lapses for a node to
+			// try again.
+			s.log.Error("resuming an adopted game", "game", a.ID, "err", err)
+			s.node.cl.Drop(a.ID)
+			return
+		}
+		<-l.done // it has stopped, and is out of s.games
 	}
 	r, err := s.read(ctx, a.ID)
 	if err != nil {
