@@ -306,7 +306,7 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, Errorf(EUNAUTHORIZED, "the token opens no seat of game %s", r.PathValue("id")))
 		return
 	}
-	if l == nil {
+	if l == nil && (s.node == nil || info.Status != store.Live) {
 		s.fail(w, r, Errorf(ECONFLICT, "the game is over"))
 		return
 	}
@@ -322,7 +322,32 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.act(r.Context(), l, seat, &m); err != nil {
+	err = errNotOwner
+	if l != nil {
+		err = s.act(r.Context(), l, seat, &m)
+	}
+	if errors.Is(err, errNotOwner) {
+		if infoOf(r).forwarded {
+			s.notOwner(w, r)
+			return
+		}
+		// Lost to another node (cluster.go) since the request came: the
+		// action was not applied here, and goes to the new driver.
+		ans, local, ferr := s.forwardMessage(r.Context(), r.PathValue("id"), token, &m, infoOf(r).client)
+		switch {
+		case ferr != nil:
+			err = ferr
+		case local:
+			l, _, err = s.lookup(r.Context(), r.PathValue("id"))
+			if err == nil && l != nil {
+				err = s.act(r.Context(), l, seat, &m)
+			}
+		default:
+			ans.write(w)
+			return
+		}
+	}
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -335,6 +360,10 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 func (s *Server) act(ctx context.Context, l *live, seat int, m *Message) error {
 	var verdict error
 	err := l.call(ctx, func() {
+		if !l.owned.Load() {
+			verdict = errNotOwner
+			return
+		}
 		switch m.Kind {
 		case KindResign:
 			verdict = l.resign(seat)

@@ -80,6 +80,9 @@ func botSeed(seed rules.Seed, i int, seq int64) uint64 {
 // its choice to the loop like any action; it is cancelled when the game
 // moves on or the server shuts down.
 func (l *live) think() {
+	if !l.owned.Load() {
+		return
+	}
 	seat, i := l.decider()
 	if i < 0 || l.thinking == l.seq || !l.retryAt.IsZero() {
 		return

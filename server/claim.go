@@ -201,6 +201,8 @@ func (l *live) unclaimable(i int) error {
 	seat := l.pr.Seats()[i]
 	st := l.info.Seats[i]
 	switch {
+	case !l.owned.Load():
+		return errNotOwner
 	case l.over:
 		return Errorf(ECONFLICT, "the game is over")
 	case l.stale:
@@ -257,6 +259,10 @@ func (l *live) saveSeat(i int, st store.Seat, what string) error {
 	t0 := time.Now()
 	err := l.srv.store.UpdateSeat(ctx, l.id, i, st)
 	l.srv.metrics.committed(opSeat, t0)
+	if errors.Is(err, store.ErrFenced) {
+		l.lose("a seat's write was fenced: another node adopted the game")
+		return errNotOwner
+	}
 	if err != nil {
 		l.srv.storeFailed(opSeat, what, l.id, err)
 		return unavailable(storeRetryAfter, "the seat could not be saved, so nothing changed; try again")

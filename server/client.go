@@ -136,9 +136,10 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 // requestInfo is what the front door learns of a request before it serves
 // it: its client, its route and that route's cost.
 type requestInfo struct {
-	client client
-	route  string // the pattern of the route that serves it, such as "GET /api/games/{id}"
-	class  Class
+	client    client
+	forwarded bool   // another node of the cluster forwarded it (forward.go)
+	route     string // the pattern of the route that serves it, such as "GET /api/games/{id}"
+	class     Class
 }
 
 type requestInfoKey struct{}

@@ -20,6 +20,9 @@ const (
 // the decider's deadline, the end of an absent decider's grace or of a
 // present one's idle limit, or a retry after the store failed.
 func (l *live) setTimer(now time.Time) {
+	if !l.owned.Load() {
+		return // a follower drives nothing
+	}
 	if l.timer != nil {
 		l.timer.Stop()
 		l.timer = nil
@@ -46,7 +49,10 @@ func (l *live) nextWake() time.Time {
 		return time.Time{}
 	}
 	next := l.deadline
-	if l.online[i] == 0 {
+	if x := l.remoteExpiry(); !x.IsZero() && (next.IsZero() || x.Before(next)) {
+		next = x // a report of another node's lapses: look again
+	}
+	if l.present(i) == 0 {
 		if g := l.graceEnd(i); next.IsZero() || g.Before(next) {
 			next = g
 		}
@@ -63,8 +69,8 @@ func (l *live) nextWake() time.Time {
 
 // humansOnline reports whether any human seat's holder is connected.
 func (l *live) humansOnline() bool {
-	for i, n := range l.online {
-		if n > 0 && l.info.Seats[i].Player == Human {
+	for i := range l.online {
+		if l.present(i) > 0 && l.info.Seats[i].Player == Human {
 			return true
 		}
 	}
@@ -100,7 +106,8 @@ func (l *live) graceEnd(i int) time.Time {
 // a player out of time, or gives an abandoned or idle seat to a bot.
 func (l *live) wake() {
 	now := stamp()
-	if l.over {
+	if l.over || !l.owned.Load() { // a timer that fired as the game was lost
+
 		return
 	}
 	if !l.retryAt.IsZero() {
@@ -116,13 +123,13 @@ func (l *live) wake() {
 		return
 	}
 	switch {
-	case l.online[i] == 0 && !l.humansOnline() && !now.Before(l.expiryEnd()):
+	case l.present(i) == 0 && !l.humansOnline() && !now.Before(l.expiryEnd()):
 		l.expire(now)
 	case !l.deadline.IsZero() && !now.Before(l.deadline):
 		l.timeout(seat, i, now)
-	case l.online[i] == 0 && !now.Before(l.graceEnd(i)):
+	case l.present(i) == 0 && !now.Before(l.graceEnd(i)):
 		l.takeOver(i, ReasonAbandoned, now)
-	case l.online[i] > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd()):
+	case l.present(i) > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd()):
 		l.takeOver(i, ReasonIdle, now)
 	default:
 		l.setTimer(now)

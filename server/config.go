@@ -184,6 +184,20 @@ type Config struct {
 	// end as it would without ?rematch=1.
 	MaxRematches int
 
+	// Cluster makes the server one node of several that share a
+	// PostgreSQL store (cluster.go): it drives only the live games leased
+	// to it, adopts those whose lease lapses, relays the others' events to
+	// its own clients and forwards their actions to the node that drives
+	// them. The store must be a store.Cluster.
+	Cluster bool
+	// Lease is how long a node's lease on a live game lasts unless renewed
+	// (default 5s): it renews them every Lease/3, and another node adopts
+	// a game within about Lease (plus Lease/5) of its node's last renewal.
+	Lease time.Duration
+	// Advertise is the base URL at which the other nodes reach this one,
+	// such as "http://10.0.0.5:8080" (with Cluster).
+	Advertise string
+
 	// MaxLiveGames caps the games live at once (default 10000).
 	MaxLiveGames int
 	// Recent is how many games GET /api/games lists by default (default 50).
@@ -217,6 +231,7 @@ func (c Config) withDefaults() Config {
 	def(&c.RetryMin, 500*time.Millisecond)
 	def(&c.RetryMax, 10*time.Second)
 	def(&c.Heartbeat, time.Second)
+	def(&c.Lease, 5*time.Second)
 	def(&c.ReadyTimeout, 2*time.Second)
 	def(&c.RepeatLog, 10*time.Second)
 	def(&c.RematchWait, 2*time.Minute)

@@ -35,6 +35,12 @@ type live struct {
 	done  chan struct{} // closed when the loop has stopped
 	state atomic.Pointer[State]
 
+	// owned: this server drives the game; else its loop only follows it
+	// for the server's clients (cluster.go). Set by the loop, read by
+	// anyone.
+	owned atomic.Bool
+	follows
+
 	// For the quotas of games (admit).
 	creator   string      // creatorKey of the client that created the game; "" if unknown
 	botsAlone atomic.Bool // bots hold every seat (see botsAlone), as of the last snapshot
@@ -99,6 +105,8 @@ func newLive(s *Server, r *replayed) *live {
 	if r.last != nil {
 		l.updated = r.last.At
 	}
+	l.rp = r
+	l.owned.Store(s.node == nil) // a node's games are driven once it holds them
 	l.snapshot()
 	return l
 }
@@ -112,8 +120,10 @@ func (l *live) tokenHashes() [][]byte {
 // run is the game's loop.
 func (l *live) run() {
 	defer l.exit()
-	l.resume()
-	for !l.over {
+	if l.owned.Load() {
+		l.resume()
+	}
+	for !l.over && !l.leaving {
 		select {
 		case f := <-l.cmds:
 			f()
@@ -138,6 +148,9 @@ func (l *live) exit() {
 	}
 	l.cancelBot()
 	l.indexHelp(true)
+	if l.srv.node != nil && l.owned.Load() {
+		l.srv.node.cl.Drop(l.id)
+	}
 	l.srv.remove(l)
 	close(l.done)
 }
@@ -295,6 +308,9 @@ func (l *live) deadlineAt(now time.Time) time.Time {
 // it saw), there is time left, and the action is legal. A refused action
 // changes nothing.
 func (l *live) act(i int, text string, seq int64) error {
+	if !l.owned.Load() {
+		return errNotOwner
+	}
 	if l.over || l.ended() {
 		return Errorf(ECONFLICT, "the game is over")
 	}
@@ -338,6 +354,9 @@ func (l *live) act(i int, text string, seq int64) error {
 // play plays a legal action for the seat that decides, with the rolls and
 // forced passes that follow it, saves their events and broadcasts them.
 func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
+	if !l.owned.Load() {
+		return errNotOwner // lost to another node: its game is not to be touched
+	}
 	before := l.game.Position()
 	if err := l.game.Play(a); err != nil {
 		return Errorf(EINVALID, "%v", err)
@@ -388,6 +407,9 @@ func (l *live) commit(evs []*Event) error {
 	l.srv.metrics.committed(opAppend, t0)
 	if err != nil {
 		l.storeFailed(opAppend, "saving events", err, t0)
+		if !l.owned.Load() {
+			return errNotOwner // fenced: nothing was saved
+		}
 		return unavailable(l.retryAt.Sub(time.Now()), "the game could not be saved, so nothing changed; try again")
 	}
 	l.stored()
@@ -443,8 +465,8 @@ func (l *live) snapshot() {
 	hashes := tokenHashes(l.info.Seats)
 	l.hashes.Store(&hashes)
 	online := make([]bool, len(l.online))
-	for i, n := range l.online {
-		online[i] = n > 0
+	for i := range l.online {
+		online[i] = l.present(i) > 0
 	}
 	l.state.Store(newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated))
 	l.botsAlone.Store(botsAlone(l.info.Seats))

@@ -72,6 +72,10 @@ func (s *Server) Site(other http.Handler, route RouteFunc) http.Handler {
 func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
 	limited := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoOf(r)
+		if ri.forwarded && ri.route == presenceRoute {
+			next.ServeHTTP(w, r) // a node's report, not a client's request
+			return
+		}
 		if ok, wait := s.budgets.allow(ri.client, ri.class, time.Now()); !ok {
 			b := s.budgets.classes[ri.class]
 			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
@@ -88,7 +92,14 @@ func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
 			pattern = "unmatched" // a redirect to a cleaned path, or not found
 		}
 		s.deadlines(w, r)
-		counted.ServeHTTP(w, withInfo(r, &requestInfo{client: clientOf(r, s.cfg.TrustedProxies), route: pattern, class: class}))
+		ri := &requestInfo{client: clientOf(r, s.cfg.TrustedProxies), route: pattern, class: class}
+		if s.node != nil {
+			// A request another node forwarded counts as its client's.
+			if c, ok := s.node.forwardedClient(r); ok {
+				ri.client, ri.forwarded = c, true
+			}
+		}
+		counted.ServeHTTP(w, withInfo(r, ri))
 	})
 }
 
@@ -110,12 +121,13 @@ func (s *Server) routes() {
 	handle("GET /api/records", Costly, http.HandlerFunc(s.handleRecords)) // replays up to 500 games
 	handle("GET /api/key", General, http.HandlerFunc(s.handleKey))
 	handle("GET /api/games/{id}/events", General, http.HandlerFunc(s.handleEvents))
-	handle("POST /api/games/{id}/actions", General, http.HandlerFunc(s.handleAction))
-	handle("POST /api/games/{id}/claim", General, http.HandlerFunc(s.handleClaim))
-	handle("POST /api/games/{id}/invites", General, http.HandlerFunc(s.handleInvites))
+	handle("POST /api/games/{id}/actions", General, s.owning(s.handleAction))
+	handle("POST /api/games/{id}/claim", General, s.owning(s.handleClaim))
+	handle("POST /api/games/{id}/invites", General, s.owning(s.handleInvites))
 	handle("POST /api/games/{id}/rematch", Costly, http.HandlerFunc(s.handleRematch)) // may create a game
 	handle("GET /api/games/{id}/rematch", General, http.HandlerFunc(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
+	handle(presenceRoute, General, http.HandlerFunc(s.handlePresence))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
 	for _, catchAll := range apiCatchAlls {
 		handle(catchAll, General, s.noEndpoint(mux))

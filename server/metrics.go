@@ -45,6 +45,11 @@ type metrics struct {
 	conns         prometheus.Gauge       // connections open, WebSockets included (listener.go)
 	connsRefused  *prometheus.CounterVec // connections closed at once over a cap, by cap
 	acceptErrors  prometheus.Counter     // failures to accept a connection
+
+	// A node of a cluster (cluster.go, forward.go).
+	renewals  *prometheus.CounterVec // lease renewals, by outcome: ok, failed
+	ownership *prometheus.CounterVec // games that changed hands, by how: adopted, fenced
+	forwarded *prometheus.CounterVec // requests forwarded to the driving node, by outcome
 }
 
 // secondsBuckets are the bounds of every duration histogram, in seconds.
@@ -114,6 +119,13 @@ func newMetrics() *metrics {
 		connsRefused: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_connections_refused_total",
 			Help: "Connections closed as soon as accepted, over a cap: total (Config.MaxConns) or client (Config.MaxConnsPerClient)."}, []string{"cap"}),
 		acceptErrors: counter("chaturaji_accept_errors_total", "Failures to accept a connection, such as running out of file descriptors."),
+
+		renewals: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_lease_renewals_total",
+			Help: "Renewals of a node's leases on its games (one statement for all), by outcome: ok or failed."}, []string{"outcome"}),
+		ownership: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_games_ownership_total",
+			Help: "Games that changed hands at this node, by how: adopted (a lapsed or released lease), fenced (lost to another node), released (given up on shutdown)."}, []string{"how"}),
+		forwarded: f.NewCounterVec(prometheus.CounterOpts{Name: "chaturaji_forwarded_total",
+			Help: "Requests and WebSocket actions forwarded to the node that drives the game, by outcome: answered, unavailable."}, []string{"outcome"}),
 	}
 	reg.MustRegister(
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.GoRuntimeMetricsRule{
@@ -140,6 +152,18 @@ func (m *metrics) countClients(n func() int) {
 	promauto.With(m.registry).NewGaugeFunc(prometheus.GaugeOpts{Name: "chaturaji_limit_clients",
 		Help: "Clients whose request budgets are kept now (at most Config.MaxClients)."},
 		func() float64 { return float64(n()) })
+}
+
+// countNode shows the games a node drives and the subscribers it relays
+// to, as owned and relayed tell.
+func (m *metrics) countNode(owned, relayed func() int) {
+	f := promauto.With(m.registry)
+	f.NewGaugeFunc(prometheus.GaugeOpts{Name: "chaturaji_games_owned",
+		Help: "Live games this server drives (all of its live games unless it is a node of a cluster)."},
+		func() float64 { return float64(owned()) })
+	f.NewGaugeFunc(prometheus.GaugeOpts{Name: "chaturaji_relayed_subscribers",
+		Help: "WebSocket subscribers of games another node drives, relayed by this node."},
+		func() float64 { return float64(relayed()) })
 }
 
 // handler serves the metrics in the Prometheus text format.

@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
+
+	"github.com/chaturaji/chaturaji/store"
 )
 
 // What a game does when its store fails. A write that fails changes
@@ -21,6 +24,10 @@ import (
 // op (started at t0): it is logged (once an interval for all games, see
 // repeats) and counted, the game is reloaded, and it tries again later.
 func (l *live) storeFailed(op, what string, err error, t0 time.Time) {
+	if errors.Is(err, store.ErrFenced) {
+		l.lose("a write was fenced: another node adopted the game")
+		return
+	}
 	l.srv.storeFailed(op, what, l.id, err)
 	if l.unheld.IsZero() {
 		l.unheld = t0.UTC().Truncate(time.Millisecond)
@@ -65,6 +72,7 @@ func (l *live) reload() bool {
 		return false
 	}
 	l.stale = false
+	l.rp = r
 	l.info, l.table, l.game, l.seq, l.last, l.takeovers = r.info, r.table, r.game, r.seq, r.last, r.takeovers
 	l.bots = make([]*bot, len(l.info.Seats))
 	l.snapshot()

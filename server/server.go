@@ -42,6 +42,7 @@ type Server struct {
 	damagedSeen sync.Map  // the ids of the damaged games logged already (damage.go)
 	help        helpIndex // the live positions of the games without engine help (help.go)
 	rematches   rematches // the rematch offers of finished games (rematch.go)
+	node        *node     // with Config.Cluster, this node of the cluster, set by Start (cluster.go)
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
@@ -81,6 +82,7 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 	}
 	s.cop = s.crossOriginProtection()
 	s.metrics.countClients(s.budgets.len)
+	s.metrics.countNode(s.owned, s.relayed)
 	s.routes()
 	return s
 }
@@ -92,7 +94,21 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 // decisions (downtime.go). It returns once every game has saved what was
 // due, and then writes the server's heartbeat every Config.Heartbeat. A
 // damaged game is logged and left out; the others resume.
+//
+// With Config.Cluster, the server joins the other nodes instead
+// (cluster.go): it adopts its share of the games no node holds, and
+// more as leases lapse.
 func (s *Server) Start(ctx context.Context) error {
+	if s.cfg.Cluster {
+		if err := s.startCluster(ctx); err != nil {
+			return err
+		}
+		go s.sweep()
+		if s.track() {
+			go s.heartbeat()
+		}
+		return nil
+	}
 	games, err := s.store.Games(ctx, store.Filter{Status: store.Live, Limit: math.MaxInt32})
 	if err != nil {
 		return fmt.Errorf("server: listing live games: %w", err)
@@ -127,6 +143,7 @@ func (s *Server) Start(ctx context.Context) error {
 // has been saved already; what is in flight is refused. It returns when
 // everything has stopped or ctx is done.
 func (s *Server) Shutdown(ctx context.Context) error {
+	released := s.owned()
 	s.mu.Lock()
 	if !s.closing {
 		s.closing = true
@@ -149,6 +166,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	// The last heartbeat: until now a server held the games.
 	s.beat()
+	if s.node != nil {
+		s.releaseAll(ctx, released)
+	}
 	s.repeats.stop()
 	return nil
 }
@@ -236,7 +256,7 @@ func (s *Server) lookup(ctx context.Context, id string) (*live, *store.Game, err
 	if err != nil {
 		return nil, nil, s.storeError(id, damaged(id, err))
 	}
-	if info.Status == store.Live && !closing {
+	if info.Status == store.Live && !closing && s.node == nil {
 		l, err := s.load(ctx, id)
 		if err != nil {
 			return nil, nil, s.storeError(id, err)
@@ -422,6 +442,7 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 	}
 	s.health.wrote(nil)
 	l := newLive(s, &replayed{info: cloneGame(info), table: o.table, creator: creator, hosts: o.hosts, game: rules.NewGame(pr, seed)})
+	l.owned.Store(true) // a node's new game is leased to it
 	s.startNew(l)
 	s.metrics.gamesTotal.Inc()
 	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", o.players)

@@ -85,11 +85,13 @@ func (s *subscriber) take() (evs [][]byte, ended bool, why closeReason) {
 func (l *live) subscribe(i int) (*subscriber, int64) {
 	s := newSubscriber(i, l.srv.cfg.Buffer)
 	l.subs[s] = struct{}{}
+	l.nsubs.Add(1)
 	if i >= 0 {
 		l.online[i]++
 		l.active = time.Now()
 		l.snapshot()
 		l.setTimer(time.Now())
+		l.reportPresence()
 	}
 	return s, l.seq
 }
@@ -101,6 +103,9 @@ func (l *live) unsubscribe(s *subscriber) {
 	}
 	delete(l.subs, s)
 	l.left(s)
+	if !l.owned.Load() && len(l.subs) == 0 {
+		l.leaving = true // a follower serves its subscribers only
+	}
 }
 
 // drop ends a subscription from the loop's side.
@@ -112,13 +117,15 @@ func (l *live) drop(s *subscriber, why closeReason) {
 
 // left counts a seat holder's connection gone.
 func (l *live) left(s *subscriber) {
+	l.nsubs.Add(-1)
 	if s.seat < 0 {
 		return
 	}
 	now := time.Now()
 	l.online[s.seat]--
 	l.active = now
-	if l.online[s.seat] == 0 {
+	l.reportPresence()
+	if l.present(s.seat) == 0 {
 		l.idleSince[s.seat] = now
 	}
 	if !l.over {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -41,6 +42,10 @@ type wsConn struct {
 	pr   *rules.Preset
 	live *live // nil once the game is over
 	seat int   // the seat held, -1 for a spectator
+	// token and client: the seat's token and the client's address, for
+	// the actions forwarded to the node that drives the game (forward.go).
+	token  string
+	client client
 	// rematch: the connection stays open after the game's end, to carry
 	// its rematch offers (?rematch=1; rematch.go).
 	rematch bool
@@ -67,10 +72,25 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if l == nil && s.node != nil && info.Status == store.Live {
+		// A game another node drives: this node follows it for its
+		// clients (cluster.go), the seats' tokens as the store has them.
+		if l, err = s.follower(r.Context(), info.ID); err != nil {
+			s.fail(w, r, s.storeError(info.ID, err))
+			return
+		}
+	} else if l != nil && !l.owned.Load() {
+		if info, err = s.store.Game(r.Context(), l.id); err != nil {
+			s.fail(w, r, s.storeError(l.id, err))
+			return
+		}
+	}
 	var id string
 	var pr *rules.Preset
 	var hashes [][]byte
-	if l != nil {
+	if l != nil && info != nil {
+		id, pr, hashes = l.id, l.pr, tokenHashes(info.Seats)
+	} else if l != nil {
 		id, pr, hashes = l.id, l.pr, l.tokenHashes()
 	} else {
 		id, hashes = info.ID, tokenHashes(info.Seats)
@@ -119,7 +139,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	conn.SetReadLimit(s.cfg.MaxMessage * hardLimitFactor)
 	s.metrics.wsConns.Inc()
 	defer s.metrics.wsConns.Dec()
-	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat, rematch: stay == "1"}
+	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat, rematch: stay == "1", client: client}
+	if seat >= 0 {
+		c.token = token
+	}
 	c.ck, _ = c.nc.(corker)
 	c.serve(r.Context(), after)
 }
@@ -168,7 +191,10 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 			now = c.live.state.Load()
 		})
 		if err != nil {
-			if c.srv.shuttingDown() {
+			if c.srv.shuttingDown() || c.srv.node != nil {
+				// A follower may have stopped as the client came: the
+				// client reconnects. (A game over is not live, so it is
+				// read from the store then.)
 				c.close(reasonShutdown)
 				return
 			}
@@ -379,7 +405,19 @@ func (c *wsConn) handle(ctx context.Context, data []byte) {
 		c.sendError(ctx, Errorf(ECONFLICT, "the game is over"), m.Action)
 		return
 	}
-	if err := c.srv.act(ctx, c.live, c.seat, &m); err != nil {
+	err := c.srv.act(ctx, c.live, c.seat, &m)
+	if errors.Is(err, errNotOwner) {
+		var ans *answer
+		var local bool
+		ans, local, err = c.srv.forwardMessage(ctx, c.id, c.token, &m, c.client)
+		switch {
+		case local:
+			err = c.srv.act(ctx, c.live, c.seat, &m)
+		case err == nil:
+			err = ans.err()
+		}
+	}
+	if err != nil {
 		c.sendError(ctx, err, m.Action)
 		return
 	}

@@ -146,6 +146,9 @@ type sealed struct {
 	key *SeedKey
 }
 
+// Unwrap returns the store sealed (ClusterOf looks through it).
+func (s *sealed) Unwrap() Store { return s.Store }
+
 func (s *sealed) CreateGame(ctx context.Context, g *Game) error {
 	if g == nil || len(g.Seed) == 0 {
 		return s.Store.CreateGame(ctx, g)

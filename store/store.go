@@ -28,6 +28,10 @@ import (
 var (
 	ErrNotFound = errors.New("store: not found")
 	ErrConflict = errors.New("store: conflict") // an event number already taken, an id already used
+	// ErrFenced is a write to a game refused because the node is no
+	// longer the one that drives it (Cluster): its lease lapsed, or
+	// another node adopted the game. Nothing was written.
+	ErrFenced = errors.New("store: fenced: the game is not leased to this node")
 )
 
 // Status is where a game stands.

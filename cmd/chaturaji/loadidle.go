@@ -20,7 +20,7 @@ const idlePerAddress = 400
 // reports what the server's memory grew by for each. They come from
 // idlePerAddress addresses each, if the load test spreads its clients.
 func (lt *loadTest) idle(ctx context.Context, w io.Writer, n int) error {
-	g, err := lt.createGame(ctx, lt.http)
+	g, err := lt.createGame(ctx, lt.http, lt.base)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +53,10 @@ type loadPlayer struct {
 	token string
 	rng   *rand.Rand
 	count bool // count the game's actions (one player of each game does)
+	// node: the ws:// base of the node it connects to, if not the load
+	// test's (--nodes); relay: that node does not drive the game.
+	node  string
+	relay bool
 
 	last       int64 // the last event received
 	lost, dups int64
@@ -115,7 +120,11 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 	// times would measure.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	u := p.lt.wsBase + "/api/games/" + p.game.id + "/ws?after=" + strconv.FormatInt(p.last, 10)
+	base := p.lt.wsBase
+	if p.node != "" {
+		base = p.node
+	}
+	u := base + "/api/games/" + p.game.id + "/ws?after=" + strconv.FormatInt(p.last, 10)
 	h := http.Header{}
 	if p.token != "" {
 		h.Set("Authorization", "Bearer "+p.token)
@@ -195,7 +204,7 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 				}
 				if e.By == server.ByPlayer {
 					if t, ok := p.game.sentAt(e.Seq - 1); ok {
-						p.lt.observe(now.Sub(t))
+						p.lt.observe(now.Sub(t), p.relay)
 					}
 				}
 			}
@@ -222,10 +231,10 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 
 // createGame creates a game of four human seats with client, trying again
 // while the server says it is too busy.
-func (lt *loadTest) createGame(ctx context.Context, client *http.Client) (*server.Created, error) {
+func (lt *loadTest) createGame(ctx context.Context, client *http.Client, base string) (*server.Created, error) {
 	body := []byte(`{"rules": "chaturaji", "seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "bot_delay_ms": 0}`)
 	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, "POST", lt.base+"/api/games", bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, "POST", base+"/api/games", bytes.NewReader(body))
 		if err != nil {
 			return nil, err
 		}
@@ -258,7 +267,14 @@ func (lt *loadTest) createGame(ctx context.Context, client *http.Client) (*serve
 // playGame creates a game and plays it with four players.
 func (lt *loadTest) playGame(ctx context.Context, n int) error {
 	client := lt.clientOf(n / gamesPerAddress)
-	c, err := lt.createGame(ctx, client)
+	base, owner := lt.base, 0
+	if len(lt.nodes) > 0 {
+		// Spread over the nodes: the game is driven by the node that
+		// creates it, and its players connect to it and to the others.
+		owner = n % len(lt.nodes)
+		base = lt.nodes[owner]
+	}
+	c, err := lt.createGame(ctx, client, base)
 	if err != nil {
 		return err
 	}
@@ -270,6 +286,11 @@ func (lt *loadTest) playGame(ctx context.Context, n int) error {
 		players[i] = &loadPlayer{
 			lt: lt, game: g, seat: s.Seat, token: s.Token, count: i == 0,
 			rng: rand.New(rand.NewPCG(lt.seed, uint64(n*4+i))),
+		}
+		if len(lt.nodes) > 0 {
+			k := (owner + i) % len(lt.nodes)
+			players[i].node = "ws" + strings.TrimPrefix(lt.nodes[k], "http")
+			players[i].relay = k != owner
 		}
 		go func() { errs <- players[i].play(ctx) }()
 	}

@@ -28,7 +28,7 @@ var loadtestCommand = &command{
 	run:     runLoadtest,
 }
 
-const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL] [--think D] [--timeout D] [--seed S]
+const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL | --nodes URL,URL...] [--think D] [--timeout D] [--seed S]
        chaturaji loadtest --idle N [--url URL]
 
 Loadtest plays N games at once against a game server on this machine, each
@@ -73,6 +73,13 @@ Flags:
 	--timeout D   give up after D (default 10m)
 	--seed S      the seed of the players' choices (default 1)
 	--idle N      open N idle WebSockets and measure them instead
+	--nodes URL,URL,...
+	              the nodes of a cluster on one PostgreSQL (chaturaji serve on
+	              each), instead of --url: game i is created on node i mod n,
+	              and its players connect to that node and the next ones, so
+	              that some hear the game from the node that drives it and
+	              some from a node that relays it; the times are reported
+	              for each kind apart
 `
 
 // loadTest is one run of the load test.
@@ -84,8 +91,13 @@ type loadTest struct {
 
 	actions, events, lost, dups, reconnects, dialRetries atomic.Int64
 
+	// nodes: the base URLs of a cluster's nodes (--nodes), over which
+	// the games and their players are spread; nil for one server.
+	nodes []string
+
 	mu        sync.Mutex
 	latencies []time.Duration
+	relayed   []time.Duration // with nodes, the deliveries to clients of a node that relays the game
 	errors    map[string]int
 
 	// spread: the clients come from the loopback addresses 127.0.0.2,
@@ -122,9 +134,13 @@ func (lt *loadTest) clientOf(i int) *http.Client {
 	return c
 }
 
-func (lt *loadTest) observe(d time.Duration) {
+func (lt *loadTest) observe(d time.Duration, relayed bool) {
 	lt.mu.Lock()
-	lt.latencies = append(lt.latencies, d)
+	if relayed {
+		lt.relayed = append(lt.relayed, d)
+	} else {
+		lt.latencies = append(lt.latencies, d)
+	}
 	lt.mu.Unlock()
 }
 
@@ -142,8 +158,24 @@ func runLoadtest(e *env, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Minute, "")
 	seed := fs.Uint64("seed", 1, "")
 	idle := fs.Int("idle", 0, "")
+	nodeList := fs.String("nodes", "", "")
 	if err := parseFlags(e, fs, loadtestHelp, args); err != nil {
 		return err
+	}
+	var nodes []string
+	if *nodeList != "" {
+		if *base != "" || *idle > 0 {
+			return usageError("--nodes: not with --url or --idle")
+		}
+		for n := range strings.SplitSeq(*nodeList, ",") {
+			n = strings.TrimSuffix(strings.TrimSpace(n), "/")
+			u, err := url.Parse(n)
+			if err != nil || u.Scheme != "http" || u.Host == "" || !loopback(u.Hostname()) {
+				return usageError("--nodes: %q: want http://HOST:PORT on a loopback address", n)
+			}
+			nodes = append(nodes, n)
+		}
+		*base = nodes[0]
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected arguments %q", fs.Args())
@@ -196,10 +228,14 @@ func runLoadtest(e *env, args []string) error {
 		seed:   *seed,
 		errors: make(map[string]int),
 		spread: u.Hostname() == "127.0.0.1",
+		nodes:  nodes,
 	}
 	if *idle > 0 {
 		fmt.Fprintf(e.stdout, "loadtest: %d idle WebSockets, server %s\n", *idle, where)
 		return lt.idle(ctx, e.stdout, *idle)
+	}
+	if len(nodes) > 0 {
+		where = fmt.Sprintf("%d nodes %s (memory and CPU: the first's)", len(nodes), strings.Join(nodes, ", "))
 	}
 	fmt.Fprintf(e.stdout, "loadtest: %d games, %d WebSockets, server %s\n", *games, 4**games, where)
 
@@ -245,17 +281,25 @@ func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	slices.Sort(lt.latencies)
-	q := func(p float64) string {
-		if len(lt.latencies) == 0 {
+	slices.Sort(lt.relayed)
+	quantile := func(ds []time.Duration, p float64) string {
+		if len(ds) == 0 {
 			return "-"
 		}
-		i := min(int(p*float64(len(lt.latencies))), len(lt.latencies)-1)
-		return fmtMS(lt.latencies[i])
+		i := min(int(p*float64(len(ds))), len(ds)-1)
+		return fmtMS(ds[i])
 	}
+	q := func(p float64) string { return quantile(lt.latencies, p) }
 	acts := lt.actions.Load()
 	fmt.Fprintf(w, "games finished:    %d of %d in %.1fs\n", games-failed, games, elapsed.Seconds())
 	fmt.Fprintf(w, "actions:           %d, %.0f/s; events received %d\n", acts, float64(acts)/elapsed.Seconds(), lt.events.Load())
-	fmt.Fprintf(w, "action->broadcast: p50 %s  p99 %s  max %s  (%d deliveries)\n", q(0.50), q(0.99), q(1), len(lt.latencies))
+	if len(lt.nodes) == 0 {
+		fmt.Fprintf(w, "action->broadcast: p50 %s  p99 %s  max %s  (%d deliveries)\n", q(0.50), q(0.99), q(1), len(lt.latencies))
+	} else {
+		r := func(p float64) string { return quantile(lt.relayed, p) }
+		fmt.Fprintf(w, "action->broadcast, clients of the driving node: p50 %s  p99 %s  max %s  (%d deliveries)\n", q(0.50), q(0.99), q(1), len(lt.latencies))
+		fmt.Fprintf(w, "action->broadcast, clients of a relaying node: p50 %s  p99 %s  max %s  (%d deliveries)\n", r(0.50), r(0.99), r(1), len(lt.relayed))
+	}
 	fmt.Fprintf(w, "events lost:       %d\n", lt.lost.Load())
 	fmt.Fprintf(w, "events duplicated: %d\n", lt.dups.Load())
 	codes := make([]string, 0, len(lt.errors))

@@ -62,7 +62,12 @@ exist (chaturaji keygen makes one). The plain seeds of a database from
 before are sealed at start.
 
 On start it resumes every live game of the database where it was, and
-gives the time it was down back to the open decisions' clocks. On SIGINT or
+gives the time it was down back to the open decisions' clocks. With
+PostgreSQL, several servers (nodes) may share one database: each live game
+is driven by one node, which holds a lease on it in the database, and is
+adopted by another within about --lease when that node dies; any node
+serves any client, relaying the events of the games others drive and
+forwarding their actions to the driving node (docs/api.md, "Many nodes"). On SIGINT or
 SIGTERM it stops gracefully: it refuses new requests, closes the
 WebSockets with status 1001 (clients reconnect and catch up) and closes the
 database; every action it acknowledged is saved already. If the database
@@ -124,6 +129,12 @@ Flags:
 	                   left out (default 1100)
 	--body-timeout D   the longest a request's body may take to arrive after its
 	                   headers (default 10s; past it the answer is 408 ETIMEOUT)
+	--lease DURATION   with PostgreSQL, how long a node's lease on a game lasts
+	                   unless renewed (default 5s): a dead node's games are
+	                   adopted by the others within about that
+	--advertise URL    with PostgreSQL, the URL at which the other nodes reach
+	                   this one (default http:// and the address listened on,
+	                   127.0.0.1 for a wildcard: give it across machines)
 	--log-level LEVEL  debug, info, warn or error (default info)
 	--log-json         write the logs as JSON (default text), on standard error
 `
@@ -171,6 +182,8 @@ func runServe(e *env, args []string) error {
 	maxConns := fs.Int("max-conns", 0, "")
 	maxConnsPerClient := fs.Int("max-conns-per-client", 0, "")
 	bodyTimeout := fs.Duration("body-timeout", 10*time.Second, "")
+	lease := fs.Duration("lease", 5*time.Second, "")
+	advertise := fs.String("advertise", "", "")
 	level := fs.String("log-level", "info", "")
 	logJSON := fs.Bool("log-json", false, "")
 	if err := parseFlags(e, fs, serveHelp, args); err != nil {
@@ -192,6 +205,9 @@ func runServe(e *env, args []string) error {
 		if flagGiven(fs, f.name) && f.n < 1 {
 			return usageError("--%s %d: want 1 or more", f.name, f.n)
 		}
+	}
+	if *lease < 100*time.Millisecond {
+		return usageError("--lease %v: want 100ms or more", *lease)
 	}
 	if *bodyTimeout <= 0 {
 		return usageError("--body-timeout %v: want a duration above 0", *bodyTimeout)
@@ -231,6 +247,7 @@ func runServe(e *env, args []string) error {
 		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax,
 		RematchWait: *rematchWait,
 		MaxConns:    *maxConns, MaxConnsPerClient: *maxConnsPerClient, BodyTimeout: *bodyTimeout,
+		Lease: *lease, Advertise: *advertise,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
@@ -298,15 +315,27 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks ke
 		lock.Release()
 		return nil, err
 	}
-	srv := server.New(cfg, st, logger)
-	if err := srv.Start(ctx); err != nil {
+	// Listening first: a node of a cluster advertises where it listens.
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
 		st.Close()
 		lock.Release()
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		srv.Shutdown(ctx)
+	if store.ClusterOf(st) != nil {
+		// PostgreSQL: a node of a cluster, of one or more.
+		cfg.Cluster = true
+		if cfg.Advertise == "" {
+			a := *ln.Addr().(*net.TCPAddr)
+			if a.IP.IsUnspecified() {
+				a.IP = net.IPv4(127, 0, 0, 1) // one machine; across machines, --advertise
+			}
+			cfg.Advertise = "http://" + a.String()
+		}
+	}
+	srv := server.New(cfg, st, logger)
+	if err := srv.Start(ctx); err != nil {
+		ln.Close()
 		st.Close()
 		lock.Release()
 		return nil, err

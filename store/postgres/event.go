@@ -51,6 +51,13 @@ func (s *Store) appendEvents(ctx context.Context, id string, after int64, evs []
 		}
 	}
 	last := evs[len(evs)-1]
+	n, epoch, err := s.fence(id)
+	if err != nil {
+		return err
+	}
+	if n != nil {
+		return s.appendFenced(ctx, n, epoch, id, after, last, seqs, kinds, data, ats)
+	}
 	tag, err := s.pool.Exec(ctx, `WITH g AS (
 			UPDATE games SET last_event = $1, updated = greatest(updated, $2)
 			WHERE id = $3 AND last_event = $4
@@ -76,6 +83,47 @@ func (s *Store) appendEvents(ctx context.Context, id string, after int64, evs []
 		return err
 	}
 	return fmt.Errorf("its last event was not %d: %w", after, store.ErrConflict)
+}
+
+// appendFenced is appendEvents for a node (cluster.go): the statement
+// moves last_event on only if the node holds the game's lease at its
+// epoch and the lease has not lapsed by the database's clock, and
+// notifies the other nodes, on commit, of the game's new last event.
+func (s *Store) appendFenced(ctx context.Context, n *node, epoch int64, id string, after int64, last store.Event,
+	seqs []int64, kinds []string, data []*string, ats []time.Time) error {
+	tag, err := s.pool.Exec(ctx, `WITH g AS (
+			UPDATE games SET last_event = $1, updated = greatest(updated, $2)
+			WHERE id = $3 AND last_event = $4 AND owner = $9 AND epoch = $10 AND lease_until > now()
+			RETURNING id
+		), note AS (
+			SELECT pg_notify('`+eventsChannel+`', g.id || ':' || $1::text) AS sent FROM g
+		)
+		INSERT INTO events (game_id, seq, kind, data, at)
+		SELECT g.id, e.seq, e.kind, e.data::json, e.at
+		FROM g, note, unnest($5::bigint[], $6::text[], $7::text[], $8::timestamptz[]) WITH ORDINALITY AS e(seq, kind, data, at, n)
+		ORDER BY e.n`,
+		last.Seq, last.At, id, after, seqs, kinds, data, ats, n.id, epoch)
+	if isUniqueViolation(err) {
+		return fmt.Errorf("an event is already stored: %w", store.ErrConflict)
+	} else if err != nil {
+		return err
+	}
+	if tag.RowsAffected() > 0 {
+		return nil
+	}
+	var last0 int64
+	var ok bool
+	err = s.pool.QueryRow(ctx, `SELECT last_event, coalesce(owner = $2 AND epoch = $3 AND lease_until > now(), false)
+		FROM games WHERE id = $1`, id, n.id, epoch).Scan(&last0, &ok)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return store.ErrNotFound
+	case err != nil:
+		return err
+	case !ok:
+		return n.fenced(id, epoch)
+	}
+	return fmt.Errorf("its last event is %d: %w", last0, store.ErrConflict)
 }
 
 // expectLast returns ErrNotFound if the game does not exist and

@@ -24,13 +24,23 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if err := check.Game(&n, time.Now()); err != nil {
 		return fmt.Errorf("postgres: create game: %w", err)
 	}
+	// A node's new live game is leased to it, at epoch 1 (cluster.go).
+	var owner *string
+	var lease float64
+	nd := s.node.Load()
+	if nd != nil && n.Status == store.Live {
+		owner, lease = &nd.id, seconds(nd.lease)
+	}
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO games
-			(id, rules, seed, seed_hash, start, settings, status, result, created, updated, last_event)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0)
+			(id, rules, seed, seed_hash, start, settings, status, result, created, updated, last_event,
+			 owner, epoch, lease_until, renewed)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0,
+			 $11, 1, CASE WHEN $11::text IS NULL THEN NULL ELSE now() + make_interval(secs => $12) END,
+			 CASE WHEN $11::text IS NULL THEN NULL ELSE now() END)
 			ON CONFLICT (id) DO NOTHING`,
 			n.ID, n.Rules, orNull(n.Seed), n.SeedHash, n.Start, orNull(n.Settings),
-			string(n.Status), n.Result, n.Created, n.Updated)
+			string(n.Status), n.Result, n.Created, n.Updated, owner, lease)
 		if err != nil {
 			return err
 		}
@@ -49,6 +59,11 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: create game %q: %w", n.ID, err)
+	}
+	if owner != nil {
+		nd.mu.Lock()
+		nd.held[n.ID] = 1
+		nd.mu.Unlock()
 	}
 	g.Status, g.Created, g.Updated = n.Status, n.Created, n.Updated
 	return nil
@@ -143,7 +158,14 @@ func scanGames(rows pgx.Rows) ([]*store.Game, error) {
 // exist.
 func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Seat) error {
 	now := check.Time(time.Now())
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	nd, epoch, err := s.fence(id)
+	if err != nil {
+		return fmt.Errorf("postgres: update seat of game %q: %w", id, err)
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := checkFence(ctx, tx, nd, id, epoch); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, `UPDATE seats SET player = $1, name = $2, token_hash = $3, invite_hash = $4
 			WHERE game_id = $5 AND idx = $6`, st.Player, st.Name, orNull(st.TokenHash), orNull(st.InviteHash), id, seat)
 		if err != nil {
@@ -169,7 +191,14 @@ func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Se
 // nothing; with another result it is ErrConflict, since a result is final.
 func (s *Store) Finish(ctx context.Context, id string, result string) error {
 	now := check.Time(time.Now())
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	nd, epoch, err := s.fence(id)
+	if err != nil {
+		return fmt.Errorf("postgres: finish game %q: %w", id, err)
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := checkFence(ctx, tx, nd, id, epoch); err != nil {
+			return err
+		}
 		var status, was string
 		// FOR UPDATE: of two racing Finishes, the second sees the first's.
 		err := tx.QueryRow(ctx, `SELECT status, result FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&status, &was)

@@ -23,12 +23,13 @@ func (s *Store) Heartbeat(ctx context.Context, at time.Time) error {
 	return nil
 }
 
-// LastHeld returns the last heartbeat, the time the server that held game
-// id was last known alive (zero if there was none); ErrNotFound if there
-// is no such game.
+// LastHeld returns the time the server that held game id was last known
+// alive: the last renewal of its lease, if a node of a cluster held it
+// (cluster.go), else the last heartbeat (zero if there was none);
+// ErrNotFound if there is no such game.
 func (s *Store) LastHeld(ctx context.Context, id string) (time.Time, error) {
 	var at *time.Time
-	err := s.pool.QueryRow(ctx, `SELECT h.at FROM games g LEFT JOIN heartbeat h ON h.id = 1
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(g.renewed, h.at) FROM games g LEFT JOIN heartbeat h ON h.id = 1
 		WHERE g.id = $1`, id).Scan(&at)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -47,6 +48,7 @@ func init() {
 type Store struct {
 	pool      *pgxpool.Pool
 	closeOnce sync.Once
+	node      atomic.Pointer[node] // set by Join (cluster.go)
 }
 
 var _ store.Store = (*Store)(nil)

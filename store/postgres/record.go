@@ -13,7 +13,14 @@ import (
 // SetRecord keeps the record text of a finished game, replacing any kept
 // before; ErrNotFound if there is no such game, ErrConflict if it is live.
 func (s *Store) SetRecord(ctx context.Context, id string, text []byte) error {
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	nd, epoch, err := s.fence(id)
+	if err != nil {
+		return fmt.Errorf("postgres: set record of game %q: %w", id, err)
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := checkFence(ctx, tx, nd, id, epoch); err != nil {
+			return err
+		}
 		var status string
 		// FOR SHARE: the game cannot go back to live meanwhile (it never
 		// does, but the check then holds by the database's word).

@@ -1,0 +1,457 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// Many nodes, one PostgreSQL (Config.Cluster). Each live game is driven
+// by exactly one node, the one holding its lease in the store; the store
+// fences every write of a game by that lease (store.Cluster), so a node
+// that lost a game cannot write it, whatever it believes. A node:
+//
+//   - renews its leases every Lease/3, in one statement; a game the
+//     renewal finds another node's is dropped at once (lose);
+//   - adopts, every Lease/5 and at once when a node says it released its
+//     games, live games whose lease lapsed, at most its share of them
+//     (the orphans over the nodes alive), and resumes them as a restart
+//     does, giving the decider back the time since the last renewal;
+//   - follows, for its own WebSocket clients, the games another node
+//     drives: a follower is a live game whose loop drives nothing, reads
+//     the game's new events from the store when the store notifies it of
+//     them, and hands them to its subscribers, with the same numbering
+//     and messages as the driving node's;
+//   - forwards the actions on games it does not drive to the node that
+//     does (forward.go).
+//
+// When a node loses a game (fenced, or its renewal says so) its loop
+// becomes a follower, so its clients stay connected; when it adopts one
+// it follows, the follower becomes the driver.
+
+// errNotOwner is the verdict of a game's loop on a request it cannot
+// serve because this node does not drive the game: the request is to be
+// forwarded.
+var errNotOwner = errors.New("server: this node does not drive the game")
+
+// node is the server's part in a cluster.
+type node struct {
+	id     string
+	cl     store.Cluster
+	secret []byte
+	client *http.Client  // to the other nodes (forward.go)
+	kick   chan struct{} // an adoption round, now
+}
+
+// newNodeID returns a random id for this process's node.
+func newNodeID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return "node-" + hex.EncodeToString(b[:])
+}
+
+// startCluster joins the cluster, adopts a first share of the orphaned
+// games and starts the renewals, the adoptions and the listening.
+func (s *Server) startCluster(ctx context.Context) error {
+	cl := store.ClusterOf(s.store)
+	if cl == nil {
+		return errors.New("server: Config.Cluster needs a store that nodes can share (PostgreSQL)")
+	}
+	if s.cfg.Advertise == "" {
+		return errors.New("server: Config.Cluster needs Config.Advertise, the URL the other nodes reach this one at")
+	}
+	n := &node{id: newNodeID(), cl: cl, kick: make(chan struct{}, 1), client: &http.Client{Timeout: 10 * time.Second}}
+	secret, err := cl.Join(ctx, n.id, s.cfg.Advertise, s.cfg.Lease)
+	if err != nil {
+		return fmt.Errorf("server: joining the cluster: %w", err)
+	}
+	n.secret = secret
+	s.node = n
+	s.log.Info("joined the cluster", "node", n.id, "advertise", s.cfg.Advertise, "lease", s.cfg.Lease)
+	s.adoptRound(ctx)
+	for _, f := range []func(){s.renewing, s.adopting, s.listening, s.presenting} {
+		if s.track() {
+			go func() {
+				defer s.wg.Done()
+				f()
+			}()
+		}
+	}
+	return nil
+}
+
+// renewing renews the node's leases every Lease/3 until the server shuts
+// down.
+func (s *Server) renewing() {
+	t := time.NewTicker(s.cfg.Lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, s.cfg.Lease/3)
+		lost, err := s.node.cl.Renew(ctx)
+		cancel()
+		if err != nil {
+			s.metrics.renewals.WithLabelValues("failed").Inc()
+			s.repeats.Error("renewing the leases of the games: the store fails; past the lease, other nodes adopt them", "err", err)
+			continue
+		}
+		s.metrics.renewals.WithLabelValues("ok").Inc()
+		for _, id := range lost {
+			if l := s.liveGame(id); l != nil {
+				l.post(s.ctx, func() { l.lose("the lease renewal found it another node's") })
+			}
+		}
+	}
+}
+
+// adopting runs an adoption round every Lease/5, and at once when a node
+// released its games, until the server shuts down.
+func (s *Server) adopting() {
+	t := time.NewTicker(s.cfg.Lease / 5)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		case <-s.node.kick:
+		}
+		s.adoptRound(s.ctx)
+	}
+}
+
+// adoptRound adopts this node's share of the orphaned games: the orphans
+// over the nodes alive, rounded up, within Config.MaxLiveGames.
+func (s *Server) adoptRound(ctx context.Context) {
+	if s.shuttingDown() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Lease)
+	defer cancel()
+	orphans, nodes, err := s.node.cl.Orphans(ctx)
+	if err != nil {
+		s.repeats.Error("looking for games to adopt", "err", err)
+		return
+	}
+	if orphans == 0 {
+		return
+	}
+	share := (orphans + max(nodes, 1) - 1) / max(nodes, 1)
+	share = min(share, s.cfg.MaxLiveGames-s.owned())
+	adopted, err := s.node.cl.Adopt(ctx, share)
+	if err != nil {
+		s.repeats.Error("adopting games", "err", err)
+		return
+	}
+	for _, a := range adopted {
+		s.adoptGame(ctx, a)
+	}
+}
+
+// adoptGame drives a game the node has just adopted: its follower, if it
+// has one, takes over; else the game is loaded as at a start.
+func (s *Server) adoptGame(ctx context.Context, a store.Adopted) {
+	why := "its lease lapsed"
+	switch {
+	case a.Released:
+		why = "its node released it on shutdown"
+	case a.From == "":
+		why = "it had no owner"
+	}
+	s.log.Info("game adopted", "game", a.ID, "from", a.From, "why", why, "last_held", a.LastHeld)
+	s.metrics.ownership.WithLabelValues("adopted").Inc()
+	s.loading.Lock()
+	defer s.loading.Unlock()
+	if l := s.liveGame(a.ID); l != nil {
+		// Waited for: a follower stopping meanwhile would drop a
+		// command only queued, and the game would be held but not driven.
+		err := l.call(ctx, func() { l.adopt(a.LastHeld) })
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, errGone) {
+			// Not held, so not renewed: its lease lapses for a node to
+			// try again.
+			s.log.Error("resuming an adopted game", "game", a.ID, "err", err)
+			s.node.cl.Drop(a.ID)
+			return
+		}
+		<-l.done // it has stopped, and is out of s.games
+	}
+	r, err := s.read(ctx, a.ID)
+	if err != nil {
+		var d *damagedError
+		if errors.As(err, &d) {
+			s.noteDamaged(a.ID, d.err)
+		} else {
+			s.log.Error("loading an adopted game; its lease lapses for another node to try", "game", a.ID, "err", err)
+		}
+		s.node.cl.Drop(a.ID)
+		return
+	}
+	l := newLive(s, r)
+	l.owned.Store(true)
+	l.unheld = a.LastHeld
+	if !s.start(l) {
+		s.node.cl.Drop(a.ID)
+	}
+}
+
+// listening hears the store's notes until the server shuts down: new
+// events go to the game's follower, a release starts an adoption round,
+// and after a reconnection every follower reads what it may have missed.
+func (s *Server) listening() {
+	s.node.cl.Listen(s.ctx, func(n store.Note) {
+		switch n.Kind {
+		case store.NoteConnected:
+			s.mu.Lock()
+			for _, l := range s.games {
+				l.wantCatchUp()
+			}
+			s.mu.Unlock()
+			s.kickAdoption()
+		case store.NoteReleased:
+			s.kickAdoption()
+		case store.NoteEvents:
+			if l := s.liveGame(n.ID); l != nil {
+				l.wantCatchUp()
+			}
+		}
+	})
+}
+
+// kickAdoption asks for an adoption round now.
+func (s *Server) kickAdoption() {
+	select {
+	case s.node.kick <- struct{}{}:
+	default:
+	}
+}
+
+// releaseAll gives up the node's leases once its games have stopped, so
+// that the other nodes adopt them at once.
+func (s *Server) releaseAll(ctx context.Context, games int) {
+	if err := s.node.cl.Release(ctx); err != nil {
+		s.log.Error("releasing the games on shutdown; the other nodes adopt them when their leases lapse", "err", err)
+		return
+	}
+	s.metrics.ownership.WithLabelValues("released").Add(float64(games))
+	s.log.Info("released the games on shutdown for the other nodes to adopt", "node", s.node.id, "games", games)
+}
+
+// liveGame returns the loop of game id in this server, driver or
+// follower, or nil.
+func (s *Server) liveGame(id string) *live {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.games[id]
+}
+
+// owns reports whether this server drives game id now.
+func (s *Server) owns(id string) bool {
+	l := s.liveGame(id)
+	return l != nil && l.owned.Load()
+}
+
+// owned counts the games this server drives.
+func (s *Server) owned() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, l := range s.games {
+		if l.owned.Load() {
+			n++
+		}
+	}
+	return n
+}
+
+// relayed counts the subscribers of the games this server follows.
+func (s *Server) relayed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, l := range s.games {
+		if !l.owned.Load() {
+			n += int(l.nsubs.Load())
+		}
+	}
+	return n
+}
+
+// follower returns the loop that follows game id for this node's
+// clients, starting one if there is none.
+func (s *Server) follower(ctx context.Context, id string) (*live, error) {
+	s.loading.Lock()
+	defer s.loading.Unlock()
+	if l := s.liveGame(id); l != nil {
+		return l, nil
+	}
+	r, err := s.read(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l := newLive(s, r)
+	if !s.start(l) {
+		return nil, Errorf(EUNAVAILABLE, "the server is shutting down")
+	}
+	return l, nil
+}
+
+// follows is the part of a live game that a follower needs.
+type follows struct {
+	rp      *replayed   // the game as its events left it, sharing l.game; nil while the loop drives
+	pending atomic.Bool // a catch-up is queued
+	leaving bool        // a follower without subscribers: the loop stops
+	nsubs   atomic.Int32
+
+	// Presence (presence.go), owned by the loop.
+	remotes   map[string]remote // a driver's: the other nodes' reports, by node
+	presenceN int64             // a follower's: its reports so far
+}
+
+// wantCatchUp queues a catch-up on a follower's loop unless one is
+// queued already (which will read every event committed before it runs).
+func (l *live) wantCatchUp() {
+	if l.owned.Load() || !l.pending.CompareAndSwap(false, true) {
+		return
+	}
+	go l.post(l.srv.ctx, l.catchUp)
+}
+
+// catchUp reads a follower's new events from the store, takes them in
+// and hands them to its subscribers, in order. A follower left without
+// subscribers stops.
+func (l *live) catchUp() {
+	l.pending.Store(false)
+	if l.owned.Load() {
+		return
+	}
+	if len(l.subs) == 0 {
+		l.leaving = true
+		return
+	}
+	l.readAhead(true)
+}
+
+// readAhead takes in the events stored after the follower's last, then
+// publishes them; at the game's end, if over, the loop stops.
+func (l *live) readAhead(over bool) {
+	if l.rp == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	evs, err := l.srv.store.Events(ctx, l.id, l.seq)
+	if err != nil {
+		l.srv.repeats.Error("relaying a game's events: the store fails; the next event's note tries again", "game", l.id, "err", err)
+		return
+	}
+	if len(evs) == 0 {
+		return
+	}
+	for _, e := range evs {
+		if err := l.rp.apply(e); err != nil {
+			l.srv.noteDamaged(l.id, err)
+			l.leaving = true
+			return
+		}
+	}
+	l.info, l.seq, l.last, l.takeovers, l.moved = l.rp.info, l.rp.seq, l.rp.last, l.rp.takeovers, l.rp.moved
+	l.updated = l.last.At
+	l.snapshot()
+	for _, e := range evs {
+		l.publish(e.Data)
+	}
+	if over && l.last.Kind == KindEnd {
+		l.over = true
+	}
+}
+
+// adopt makes a follower the game's driver: it takes in the events it
+// has not seen, reads the game afresh (its seats may have been claimed)
+// and resumes it, giving back the time since the last renewal.
+func (l *live) adopt(lastHeld time.Time) {
+	if l.owned.Load() {
+		return
+	}
+	l.readAhead(false)
+	l.owned.Store(true)
+	l.leaving = false
+	if !l.reload() {
+		return // it tries again by itself
+	}
+	l.unheld = lastHeld
+	l.resume()
+}
+
+// lose makes the game's driver a follower at once: its bots and timers
+// stop, nothing more is written, and its subscribers stay, hearing the
+// new driver's events. A follower without subscribers stops.
+func (l *live) lose(why string) {
+	if !l.owned.Load() {
+		return
+	}
+	l.owned.Store(false)
+	l.srv.node.cl.Drop(l.id)
+	l.cancelBot()
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	if l.failures > 0 {
+		l.srv.metrics.gamesWaiting.Dec()
+		l.failures = 0
+	}
+	l.retryAt, l.stale, l.unheld = time.Time{}, false, time.Time{}
+	l.srv.log.Warn("game lost: another node drives it now", "game", l.id, "why", why, "seq", l.seq)
+	l.srv.metrics.ownership.WithLabelValues("fenced").Inc()
+	l.rp = nil
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	info, err := l.srv.store.Game(ctx, l.id)
+	var evs []store.Event
+	if err == nil {
+		evs, err = l.srv.store.Events(ctx, l.id, 0)
+	}
+	var r *replayed
+	if err == nil {
+		r, err = replay(info, evs)
+	}
+	if err != nil {
+		l.srv.repeats.Error("reading a lost game to follow it; its clients reconnect", "game", l.id, "err", err)
+		for sub := range l.subs {
+			l.drop(sub, reasonShutdown)
+		}
+		l.leaving = true
+		return
+	}
+	old := l.seq
+	l.info, l.table, l.game, l.seq, l.last, l.takeovers, l.moved = r.info, r.table, r.game, r.seq, r.last, r.takeovers, r.moved
+	l.rp = r
+	if l.last != nil {
+		l.updated = l.last.At
+	}
+	l.snapshot()
+	for _, e := range evs {
+		if e.Seq > old {
+			l.publish(e.Data)
+		}
+	}
+	if l.last != nil && l.last.Kind == KindEnd {
+		l.over = true
+	}
+	if len(l.subs) == 0 {
+		l.leaving = true
+	}
+}

@@ -1,0 +1,261 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"time"
+)
+
+// Forwarding. A request that changes a live game (an action, a claim, a
+// new invite) reaching a node that does not drive the game is forwarded
+// to the node that does, at the address it advertises, and answered
+// exactly as that node answers, errors included. The forwarding node
+// says who the client is, so that the driving node applies its limits to
+// the client rather than to the node; it signs that with the cluster's
+// secret (HMAC-SHA256), which the database made once and every node
+// reads, so no client can claim another's address.
+//
+// If the driving node cannot be reached, or answers that it no longer
+// drives the game, the request goes to the new driver once the store
+// names one, until about two leases have passed (then EUNAVAILABLE). A
+// request that may have reached a node that failed before answering is
+// sent again only if it cannot be applied twice: an action that names
+// the event it was sent after (seq), which a second try finds taken.
+
+// The headers between nodes.
+const (
+	hdrClient    = "Chaturaji-Client"    // the client's address (its prefix), as the front door found it
+	hdrNode      = "Chaturaji-Node"      // the forwarding node
+	hdrTime      = "Chaturaji-Time"      // when it was signed, Unix seconds
+	hdrSignature = "Chaturaji-Signature" // HMAC-SHA256 of the above, the method and the path, hex
+	hdrNotOwner  = "Chaturaji-Not-Owner" // on a 503: this node does not drive the game
+)
+
+// signWindow is how old (or how far ahead) a forwarded request's
+// signature may be.
+const signWindow = 30 * time.Second
+
+// sign returns the signature of a forwarded request.
+func (n *node) sign(method, path, client, from, at string) string {
+	m := hmac.New(sha256.New, n.secret)
+	for _, f := range []string{method, path, client, from, at} {
+		m.Write([]byte(f))
+		m.Write([]byte{0})
+	}
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// forwardedClient returns the client a node forwarded r for, if r is
+// signed by a node of the cluster.
+func (n *node) forwardedClient(r *http.Request) (client, bool) {
+	sig := r.Header.Get(hdrSignature)
+	if sig == "" {
+		return client{}, false
+	}
+	c, from, at := r.Header.Get(hdrClient), r.Header.Get(hdrNode), r.Header.Get(hdrTime)
+	secs, err := strconv.ParseInt(at, 10, 64)
+	if err != nil || time.Since(time.Unix(secs, 0)).Abs() > signWindow {
+		return client{}, false
+	}
+	if !hmac.Equal([]byte(sig), []byte(n.sign(r.Method, r.URL.Path, c, from, at))) {
+		return client{}, false
+	}
+	p, err := netip.ParsePrefix(c)
+	if err != nil {
+		return client{}, false
+	}
+	return p, true
+}
+
+// answer is a driving node's answer to a forwarded request.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// forward sends a request on game id to the node that drives it and
+// returns its answer; local is true (and the answer nil) if this node
+// drives the game now, so the caller serves the request itself. retry
+// says whether the request may be sent again after a node failed with it
+// in hand.
+func (s *Server) forward(ctx context.Context, id, method, path string, header http.Header, body []byte, c client, retry bool) (ans *answer, local bool, err error) {
+	deadline := time.Now().Add(2*s.cfg.Lease + 2*time.Second)
+	wait := func() error {
+		if time.Now().After(deadline) {
+			s.metrics.forwarded.WithLabelValues("unavailable").Inc()
+			return unavailable(time.Second, "the node that drives game %s does not answer, and no other has taken it over yet; try again", id)
+		}
+		select {
+		case <-time.After(max(s.cfg.Lease/20, 20*time.Millisecond)):
+			return nil
+		case <-ctx.Done():
+			return Errorf(EUNAVAILABLE, "the request was cancelled while the game changed hands")
+		}
+	}
+	for {
+		owner, addr, err := s.node.cl.Owner(ctx, id)
+		if err != nil {
+			return nil, false, s.storeError(id, err)
+		}
+		if owner == s.node.id && s.owns(id) {
+			return nil, true, nil
+		}
+		if owner == "" || owner == s.node.id { // no lease in force, or this node is loading it
+			if err := wait(); err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		ans, sent, err := s.send(ctx, addr, method, path, header, body, c)
+		switch {
+		case err == nil && ans.status == http.StatusServiceUnavailable && ans.header.Get(hdrNotOwner) != "":
+		case err == nil:
+			s.metrics.forwarded.WithLabelValues("answered").Inc()
+			return ans, false, nil
+		case sent && !retry:
+			s.log.Warn("forwarding: the driving node failed with the request in hand", "game", id, "node", owner, "err", err)
+			s.metrics.forwarded.WithLabelValues("unavailable").Inc()
+			return nil, false, unavailable(time.Second, "the node that drives game %s failed while it had the request, which may or may not have been applied: read the game's events, then try again if it was not", id)
+		}
+		if err := wait(); err != nil {
+			return nil, false, err
+		}
+	}
+}
+
+// send sends one forwarded request to the node at addr; sent is false if
+// it surely did not reach it (the connection was refused).
+func (s *Server) send(ctx context.Context, addr, method, path string, header http.Header, body []byte, c client) (*answer, bool, error) {
+	req, err := http.NewRequestWithContext(ctx, method, addr+path, bytes.NewReader(body))
+	if err != nil {
+		return nil, false, err
+	}
+	for _, h := range []string{"Authorization", "Content-Type"} {
+		if v := header.Get(h); v != "" {
+			req.Header.Set(h, v)
+		}
+	}
+	at := strconv.FormatInt(time.Now().Unix(), 10)
+	req.Header.Set(hdrClient, c.String())
+	req.Header.Set(hdrNode, s.node.id)
+	req.Header.Set(hdrTime, at)
+	req.Header.Set(hdrSignature, s.node.sign(method, req.URL.Path, c.String(), s.node.id, at))
+	resp, err := s.node.client.Do(req)
+	if err != nil {
+		var op *net.OpError
+		return nil, !(errors.As(err, &op) && op.Op == "dial"), err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, true, err
+	}
+	return &answer{status: resp.StatusCode, header: resp.Header, body: data}, true, nil
+}
+
+// write answers a client with a forwarded answer.
+func (a *answer) write(w http.ResponseWriter) {
+	for _, h := range []string{"Content-Type", "Cache-Control", "Retry-After", "Location"} {
+		if v := a.header.Get(h); v != "" {
+			w.Header().Set(h, v)
+		}
+	}
+	w.WriteHeader(a.status)
+	w.Write(a.body)
+}
+
+// err returns the error of a forwarded answer, nil if it is a success.
+func (a *answer) err() error {
+	if a.status < 300 {
+		return nil
+	}
+	var b errorBody
+	if json.Unmarshal(a.body, &b) != nil || b.Error == nil {
+		return Errorf(EINTERNAL, "the driving node answered %d", a.status)
+	}
+	if s, err := strconv.Atoi(a.header.Get("Retry-After")); err == nil {
+		b.Error.retry = time.Duration(s) * time.Second
+	}
+	return b.Error
+}
+
+// notOwner answers a forwarded request that reached a node that does not
+// drive the game (any more): the forwarding node asks the store again.
+func (s *Server) notOwner(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(hdrNotOwner, "1")
+	s.fail(w, r, unavailable(time.Second, "this node does not drive the game; ask the node that does"))
+}
+
+// owning wraps the handler of a request that changes a live game: with
+// Config.Cluster, a request on a live game this node does not drive is
+// forwarded to the node that does.
+func (s *Server) owning(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		if s.node == nil || !validID(id) || s.owns(id) {
+			h(w, r)
+			return
+		}
+		info, err := s.store.Game(r.Context(), id)
+		if err != nil || info.Status != "live" {
+			h(w, r) // it answers as for any game not live
+			return
+		}
+		if infoOf(r).forwarded {
+			s.notOwner(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+		if err != nil {
+			s.fail(w, r, Errorf(ETOOLARGE, "the body is over the limit of %d bytes", s.cfg.MaxBody))
+			return
+		}
+		ans, local, err := s.forward(r.Context(), id, r.Method, r.URL.RequestURI(), r.Header, body, infoOf(r).client, retriable(r.URL.Path, body))
+		switch {
+		case err != nil:
+			s.fail(w, r, err)
+		case local:
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			h(w, r)
+		default:
+			ans.write(w)
+		}
+	}
+}
+
+// retriable reports whether a request may be sent again after a node
+// failed with it: an action that names the event it was sent after.
+func retriable(path string, body []byte) bool {
+	var m Message
+	if len(path) < len("/actions") || path[len(path)-len("/actions"):] != "/actions" || json.Unmarshal(body, &m) != nil {
+		return false
+	}
+	return (m.Kind == "" || m.Kind == "action") && m.Seq > 0
+}
+
+// forwardMessage forwards a holder's message (from a WebSocket, or an
+// action its loop turned away) to the node that drives the game, as POST
+// /api/games/{id}/actions with the seat's token, and returns that node's
+// verdict; local is true if this node drives the game now.
+func (s *Server) forwardMessage(ctx context.Context, id, token string, m *Message, c client) (ans *answer, local bool, err error) {
+	body, err := json.Marshal(m)
+	if err != nil {
+		return nil, false, err
+	}
+	h := http.Header{}
+	h.Set("Authorization", "Bearer "+token)
+	h.Set("Content-Type", "application/json")
+	seq := m.Seq > 0 && m.Kind == "action"
+	return s.forward(ctx, id, http.MethodPost, "/api/games/"+id+"/actions", h, body, c, seq)
+}
