@@ -358,31 +358,19 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 // act hands a holder's message (an action, a resign or an abort) to the
 // game's loop and waits for the verdict.
 func (s *Server) act(ctx context.Context, l *live, seat int, m *Message) error {
-	var verdict error
-	err := l.call(ctx, func() {
+	return s.onLoop(ctx, l, func() error {
 		if !l.owned.Load() {
-			verdict = errNotOwner
-			return
+			return errNotOwner
 		}
 		switch m.Kind {
 		case KindResign:
-			verdict = l.resign(seat)
+			return l.resign(seat)
 		case KindAbort:
-			verdict = l.abort(seat)
+			return l.abort(seat)
 		default:
-			verdict = l.act(seat, m.Action, m.Seq)
+			return l.act(seat, m.Action, m.Seq)
 		}
 	})
-	if errors.Is(err, errGone) {
-		if s.shuttingDown() {
-			return Errorf(EUNAVAILABLE, "the server is shutting down; try again after it restarts")
-		}
-		return Errorf(ECONFLICT, "the game is over")
-	}
-	if err != nil {
-		return err
-	}
-	return verdict
 }
 
 // afterParam reads the "after" query parameter: an event number, 0 if
