@@ -22,12 +22,33 @@ import (
 // partition) and comes back cannot write after another node adopted the
 // game, whatever its own clock says.
 
-// The channels of the nodes' notifications. NOTIFY is delivered on
-// commit, in commit order, to every session that listens.
+// The channels of the nodes' notifications, before the schema's name.
+// NOTIFY is delivered on commit, in commit order, to every session of the
+// database that listens, whatever its schema.
 const (
 	eventsChannel   = "chaturaji_events"   // payload "ID:SEQ", sent by each append
 	releasedChannel = "chaturaji_released" // payload the node's id, sent by Release
 )
+
+// nameChannels names the store's channels after its schema (the first of
+// the search path), such as chaturaji_events.public: two clusters in two
+// schemas of one database, or two tests, do not hear each other. A
+// channel's name is cut at 63 bytes, as PostgreSQL cuts identifiers.
+func (s *Store) nameChannels(ctx context.Context) error {
+	var schema string
+	if err := s.pool.QueryRow(ctx, `SELECT coalesce(current_schema(), '')`).Scan(&schema); err != nil {
+		return fmt.Errorf("reading the schema: %w", err)
+	}
+	name := func(ch string) string {
+		n := ch + "." + schema
+		if len(n) > 63 {
+			n = n[:63]
+		}
+		return n
+	}
+	s.eventsCh, s.releasedCh = name(eventsChannel), name(releasedChannel)
+	return nil
+}
 
 var _ store.Cluster = (*Store)(nil)
 
@@ -245,7 +266,7 @@ func (s *Store) Release(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM nodes WHERE id = $1`, n.id); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, releasedChannel, n.id)
+		_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, s.releasedCh, n.id)
 		return err
 	})
 	if err != nil {
@@ -324,7 +345,7 @@ func (s *Store) listen(ctx context.Context, cfg *pgx.ConnConfig, f func(store.No
 		return err
 	}
 	defer conn.Close(context.Background())
-	for _, ch := range []string{eventsChannel, releasedChannel} {
+	for _, ch := range []string{s.eventsCh, s.releasedCh} {
 		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
 			return err
 		}
@@ -337,9 +358,9 @@ func (s *Store) listen(ctx context.Context, cfg *pgx.ConnConfig, f func(store.No
 			return err
 		}
 		switch nt.Channel {
-		case releasedChannel:
+		case s.releasedCh:
 			f(store.Note{Kind: store.NoteReleased})
-		case eventsChannel:
+		case s.eventsCh:
 			id, seq, ok := strings.Cut(nt.Payload, ":")
 			n, err := strconv.ParseInt(seq, 10, 64)
 			if ok && err == nil {

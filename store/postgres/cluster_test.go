@@ -141,15 +141,23 @@ func TestRenewReportsLost(t *testing.T) {
 }
 
 // TestNotesAndRelease checks that every append notifies the listening
-// nodes, in order, and that a release lets another node adopt at once.
+// nodes, in order, and that a release lets another node adopt at once. A
+// cluster in another schema of the same database is not heard.
 func TestNotesAndRelease(t *testing.T) {
 	u := pgtest.Schema(t)
 	a, b := join(t, u, "a", time.Hour), join(t, u, "b", time.Hour)
+	other := join(t, pgtest.Schema(t), "c", time.Hour)
 	ctx := t.Context()
 	notes := make(chan store.Note, 100)
 	go b.Listen(ctx, func(n store.Note) { notes <- n })
 	if n := <-notes; n.Kind != store.NoteConnected {
 		t.Fatalf("first note %+v, want connected", n)
+	}
+	if err := other.CreateGame(ctx, clusterGame("elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.AppendEvents(ctx, "elsewhere", 0, roll(1)); err != nil {
+		t.Fatal(err)
 	}
 	if err := a.CreateGame(ctx, clusterGame("g1")); err != nil {
 		t.Fatal(err)

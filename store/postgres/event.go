@@ -96,13 +96,13 @@ func (s *Store) appendFenced(ctx context.Context, n *node, epoch int64, id strin
 			WHERE id = $3 AND last_event = $4 AND owner = $9 AND epoch = $10 AND lease_until > now()
 			RETURNING id
 		), note AS (
-			SELECT pg_notify('`+eventsChannel+`', g.id || ':' || $1::text) AS sent FROM g
+			SELECT pg_notify($11, g.id || ':' || $1::text) AS sent FROM g
 		)
 		INSERT INTO events (game_id, seq, kind, data, at)
 		SELECT g.id, e.seq, e.kind, e.data::json, e.at
 		FROM g, note, unnest($5::bigint[], $6::text[], $7::text[], $8::timestamptz[]) WITH ORDINALITY AS e(seq, kind, data, at, n)
 		ORDER BY e.n`,
-		last.Seq, last.At, id, after, seqs, kinds, data, ats, n.id, epoch)
+		last.Seq, last.At, id, after, seqs, kinds, data, ats, n.id, epoch, s.eventsCh)
 	if isUniqueViolation(err) {
 		return fmt.Errorf("an event is already stored: %w", store.ErrConflict)
 	} else if err != nil {

@@ -49,6 +49,10 @@ type Store struct {
 	pool      *pgxpool.Pool
 	closeOnce sync.Once
 	node      atomic.Pointer[node] // set by Join (cluster.go)
+	// The channels of the nodes' notifications (cluster.go), named
+	// after the schema: NOTIFY reaches every session of the database, and
+	// the nodes of a cluster in another schema are not this one's.
+	eventsCh, releasedCh string
 }
 
 var _ store.Store = (*Store)(nil)
@@ -82,6 +86,10 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("postgres: connect to %s:%d/%s: %w", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database, err)
 	}
 	s := &Store{pool: pool}
+	if err := s.nameChannels(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
