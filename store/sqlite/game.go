@@ -227,7 +227,9 @@ func (s *Store) ReplaceSeed(ctx context.Context, id string, old, seed []byte) er
 // It waits for readers up to the busy timeout.
 func (s *Store) Scrub(ctx context.Context) error {
 	var busy, logged, moved int
-	err := s.write.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &moved)
+	err := s.ckpt.exclusive(func() error {
+		return s.write.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &moved)
+	})
 	switch {
 	case err != nil:
 		return fmt.Errorf("sqlite: scrub: %w", err)

@@ -63,8 +63,9 @@ type Store struct {
 	write *sql.DB // one connection: SQLite has one writer at a time
 	read  *sql.DB // read-only connections; the same as write in memory
 
-	appends batcher      // group commit of AppendEvents
-	stmts   *appendStmts // AppendEvents' statements, prepared on write
+	appends batcher       // group commit of AppendEvents
+	ckpt    *checkpointer // copies the log to the file; nil in memory
+	stmts   *appendStmts  // AppendEvents' statements, prepared on write
 
 	closeOnce sync.Once
 	closeErr  error
@@ -138,6 +139,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
 	s.read = read
+	if s.ckpt, err = startCheckpointer(path, busy); err != nil {
+		read.Close()
+		s.stmts.close()
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %s for checkpoints: %w", path, err)
+	}
 	s.appends.start(s.commitBatch)
 	return s, nil
 }
@@ -153,7 +160,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.appends.stop()
 		s.stmts.close()
-		var errs []error
+		errs := []error{s.ckpt.close()}
 		if s.read != s.write {
 			errs = append(errs, s.read.Close())
 		}
@@ -179,6 +186,7 @@ func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	s.ckpt.committed()
 	return nil
 }
 

@@ -245,3 +245,38 @@ func TestMaxPages(t *testing.T) {
 		t.Fatalf("AppendEvents once the cap is lifted: %v", err)
 	}
 }
+
+// TestCheckpointer checks that the log's pages reach the database file
+// soon after their commits, long before the log's thousand pages that
+// would have the writer checkpoint inside a commit: a connection of the
+// store's own copies them meanwhile.
+func TestCheckpointer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	s := open(t, path)
+	defer s.Close()
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	if err := s.CreateGame(t.Context(), &store.Game{ID: "g", Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
+		t.Fatal(err)
+	}
+	const appends, pad = 100, 3000 // some 300 KB: a hundred pages or so
+	for seq := int64(1); seq <= appends; seq++ {
+		e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0*d"}`, seq, pad, 0)}
+		if err := s.AppendEvents(t.Context(), "g", seq-1, []store.Event{e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for size() < before+appends*pad {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file is %d bytes 10 s after %d appends of %d bytes (%d before them): the log was not checkpointed", size(), appends, pad, before)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
