@@ -291,11 +291,15 @@ func (s *Server) relayed() int {
 }
 
 // follower returns the loop that follows game id for this node's
-// clients, starting one if there is none.
+// clients, starting one if there is none, counted as joining until the
+// caller calls its joined: a follower stops when it has no subscribers,
+// and the game's events, relayed as they come, must not stop it between
+// its start and its first client's subscription.
 func (s *Server) follower(ctx context.Context, id string) (*live, error) {
 	s.loading.Lock()
 	defer s.loading.Unlock()
 	if l := s.liveGame(id); l != nil {
+		l.joining.Add(1)
 		return l, nil
 	}
 	r, err := s.read(ctx, id)
@@ -303,10 +307,31 @@ func (s *Server) follower(ctx context.Context, id string) (*live, error) {
 		return nil, err
 	}
 	l := newLive(s, r)
+	l.joining.Add(1)
 	if !s.start(l) {
 		return nil, Errorf(EUNAVAILABLE, "the server is shutting down")
 	}
 	return l, nil
+}
+
+// joined ends a joining that follower counted: the client subscribed, and
+// has gone since, or gave up first. A follower left with neither
+// subscribers nor clients joining stops.
+func (l *live) joined() {
+	if l.joining.Add(-1) > 0 {
+		return
+	}
+	l.post(l.srv.ctx, func() {
+		if l.unwanted() {
+			l.leaving = true
+		}
+	})
+}
+
+// unwanted reports whether the loop is a follower with neither subscribers
+// nor clients joining, which has no reason to go on.
+func (l *live) unwanted() bool {
+	return !l.owned.Load() && len(l.subs) == 0 && l.joining.Load() == 0
 }
 
 // follows is the part of a live game that a follower needs.
@@ -315,6 +340,7 @@ type follows struct {
 	pending atomic.Bool // a catch-up is queued
 	leaving bool        // a follower without subscribers: the loop stops
 	nsubs   atomic.Int32
+	joining atomic.Int32 // clients between follower and their subscription
 
 	// Presence (presence.go), owned by the loop.
 	remotes   map[string]remote // a driver's: the other nodes' reports, by node
@@ -338,7 +364,7 @@ func (l *live) catchUp() {
 	if l.owned.Load() {
 		return
 	}
-	if len(l.subs) == 0 {
+	if l.unwanted() {
 		l.leaving = true
 		return
 	}
@@ -451,7 +477,7 @@ func (l *live) lose(why string) {
 	if l.last != nil && l.last.Kind == KindEnd {
 		l.over = true
 	}
-	if len(l.subs) == 0 {
+	if l.unwanted() {
 		l.leaving = true
 	}
 }

@@ -86,6 +86,26 @@ func TestClusterRelay(t *testing.T) {
 	}
 }
 
+// TestClusterJoinWhileRelaying checks that a client joining a game that
+// another node drives, while its events come, is served: the follower
+// started for it must not stop, for want of subscribers, on an event that
+// arrives before the client has subscribed (which closed the client's
+// WebSocket at once with "server shutting down").
+func TestClusterJoinWhileRelaying(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	var la, lb lockedBuffer
+	a, b := newNode(t, dsn, time.Hour, &la), newNode(t, dsn, time.Hour, &lb)
+	g := a.create(`{"seats": ["bot:random", "bot:random", "bot:random", "bot:random"], "bot_delay_ms": 5}`)
+	for i := 0; a.state(g.ID).Result == "" && i < 200; i++ {
+		c, err := b.tryDial(g.ID, "", 0, nil)
+		if err != nil {
+			t.Fatalf("join %d: %v", i, err)
+		}
+		c.conn.CloseNow()
+		<-c.done
+	}
+}
+
 // TestClusterForward checks that the actions sent to a node that does
 // not drive the game, over HTTP and over a WebSocket, are applied by the
 // node that does, and answered as it answers, errors included.

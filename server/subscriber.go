@@ -103,7 +103,7 @@ func (l *live) unsubscribe(s *subscriber) {
 	}
 	delete(l.subs, s)
 	l.left(s)
-	if !l.owned.Load() && len(l.subs) == 0 {
+	if l.unwanted() {
 		l.leaving = true // a follower serves its subscribers only
 	}
 }

@@ -79,6 +79,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, s.storeError(info.ID, err))
 			return
 		}
+		defer l.joined()
 	} else if l != nil && !l.owned.Load() {
 		if info, err = s.store.Game(r.Context(), l.id); err != nil {
 			s.fail(w, r, s.storeError(l.id, err))
@@ -185,23 +186,41 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 	var sub *subscriber
 	var last int64
 	var now *State // the game at event last
-	if c.live != nil {
+	for try := 0; c.live != nil; try++ {
 		err := c.live.call(ctx, func() {
 			sub, last = c.live.subscribe(c.seat)
 			now = c.live.state.Load()
 		})
-		if err != nil {
-			if c.srv.shuttingDown() || c.srv.node != nil {
-				// A follower may have stopped as the client came: the
-				// client reconnects. (A game over is not live, so it is
-				// read from the store then.)
-				c.close(reasonShutdown)
-				return
-			}
-			c.live = nil // over: serve it from the store
-		} else {
-			defer c.live.post(context.Background(), func() { c.live.unsubscribe(sub) })
+		if err == nil {
+			l := c.live
+			defer l.post(context.Background(), func() { l.unsubscribe(sub) })
+			break
 		}
+		if c.srv.node == nil && !c.srv.shuttingDown() {
+			c.live = nil // over: serve it from the store
+			break
+		}
+		// A follower may have stopped as the client came (its last
+		// subscriber had gone): a new one follows the game, unless the
+		// game is over (then it is served from the store) or the server
+		// is stopping (then the client reconnects).
+		<-c.live.done
+		if c.srv.shuttingDown() || try == 3 {
+			c.close(reasonShutdown)
+			return
+		}
+		info, err := c.srv.store.Game(ctx, c.id)
+		if err == nil && info.Status != store.Live {
+			c.live = nil
+			break
+		}
+		l, err := c.srv.follower(ctx, c.id)
+		if err != nil {
+			c.close(reasonShutdown)
+			return
+		}
+		defer l.joined()
+		c.live = l
 	}
 	var missed []store.Event // the events after after, up to last
 	var info *store.Game     // the finished game's row
