@@ -131,15 +131,22 @@ func (s *Server) adopting() {
 	}
 }
 
-// adoptRound adopts this node's share of the orphaned games: the orphans
-// over the nodes alive, rounded up, within Config.MaxLiveGames.
+// adoptRound adopts this node's share of the orphaned games, within
+// Config.MaxLiveGames: what it lacks of an even share of all the live
+// games over the nodes alive, and at least the orphans over the nodes,
+// rounded up. The first share alone lets the nodes take a dead node's
+// games in one round each (the orphans' share alone left the last to
+// look a share of what the others left: 16 of 32 orphans for the first
+// of two nodes, 8 for the second, and the rest a round or two later);
+// the second keeps adoption going when the shares are uneven (a node
+// counted alive that adopts nothing, or one at its cap).
 func (s *Server) adoptRound(ctx context.Context) {
 	if s.shuttingDown() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Lease)
 	defer cancel()
-	orphans, nodes, err := s.node.cl.Orphans(ctx)
+	orphans, live, nodes, err := s.node.cl.Orphans(ctx)
 	if err != nil {
 		s.repeats.Error("looking for games to adopt", "err", err)
 		return
@@ -147,8 +154,10 @@ func (s *Server) adoptRound(ctx context.Context) {
 	if orphans == 0 {
 		return
 	}
-	share := (orphans + max(nodes, 1) - 1) / max(nodes, 1)
-	share = min(share, s.cfg.MaxLiveGames-s.owned())
+	nodes = max(nodes, 1)
+	owned := s.owned()
+	share := max((live+nodes-1)/nodes-owned, (orphans+nodes-1)/nodes)
+	share = min(share, s.cfg.MaxLiveGames-owned)
 	adopted, err := s.node.cl.Adopt(ctx, share)
 	if err != nil {
 		s.repeats.Error("adopting games", "err", err)

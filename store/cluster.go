@@ -29,8 +29,9 @@ type Cluster interface {
 	// no owner, moving each one's epoch on, and returns them.
 	Adopt(ctx context.Context, n int) ([]Adopted, error)
 	// Orphans counts the live games whose lease lapsed or that have no
-	// owner, and the nodes alive (seen within a lease).
-	Orphans(ctx context.Context) (games, nodes int, err error)
+	// owner, the live games in all, and the nodes alive (seen within a
+	// lease).
+	Orphans(ctx context.Context) (games, live, nodes int, err error)
 	// Release gives up the leases of every game the node holds, so that
 	// other nodes adopt them at once (they hear of it: Listen), and
 	// marks the node gone.

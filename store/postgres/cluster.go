@@ -235,20 +235,22 @@ func (s *Store) Adopt(ctx context.Context, max int) ([]store.Adopted, error) {
 	return out, nil
 }
 
-// Orphans counts the live games without a lease in force and the nodes
-// seen within a lease.
-func (s *Store) Orphans(ctx context.Context) (games, nodes int, err error) {
+// Orphans counts the live games without a lease in force, the live games
+// in all, and the nodes seen within a lease.
+func (s *Store) Orphans(ctx context.Context) (games, live, nodes int, err error) {
 	n := s.node.Load()
 	if n == nil {
-		return 0, 0, errors.New("postgres: orphans: the store has not joined")
+		return 0, 0, 0, errors.New("postgres: orphans: the store has not joined")
 	}
 	err = s.pool.QueryRow(ctx, `SELECT
-		(SELECT count(*) FROM games WHERE status = 'live' AND (owner IS NULL OR lease_until IS NULL OR lease_until <= now())),
-		(SELECT count(*) FROM nodes WHERE last_seen > now() - make_interval(secs => $1))`, seconds(n.lease)).Scan(&games, &nodes)
+		count(*) FILTER (WHERE owner IS NULL OR lease_until IS NULL OR lease_until <= now()),
+		count(*),
+		(SELECT count(*) FROM nodes WHERE last_seen > now() - make_interval(secs => $1))
+		FROM games WHERE status = 'live'`, seconds(n.lease)).Scan(&games, &live, &nodes)
 	if err != nil {
-		return 0, 0, fmt.Errorf("postgres: orphans: %w", err)
+		return 0, 0, 0, fmt.Errorf("postgres: orphans: %w", err)
 	}
-	return games, nodes, nil
+	return games, live, nodes, nil
 }
 
 // Release gives up every lease the node holds, removes it from the nodes

@@ -73,8 +73,8 @@ func TestFencing(t *testing.T) {
 	}
 	// a stops renewing: its lease lapses by the database's clock.
 	waitFor(t, "the lease to lapse", func() bool {
-		n, _, err := b.Orphans(ctx)
-		return err == nil && n == 1
+		n, live, _, err := b.Orphans(ctx)
+		return err == nil && n == 1 && live == 1
 	})
 	got, err := b.Adopt(ctx, 10)
 	if err != nil || len(got) != 1 || got[0].ID != "g1" || got[0].From != "a" || got[0].Released || got[0].LastHeld.IsZero() {
@@ -121,7 +121,7 @@ func TestRenewReportsLost(t *testing.T) {
 		}
 	}
 	waitFor(t, "the leases to lapse", func() bool {
-		n, _, err := b.Orphans(ctx)
+		n, _, _, err := b.Orphans(ctx)
 		return err == nil && n == 2
 	})
 	if got, err := b.Adopt(ctx, 1); err != nil || len(got) != 1 {
