@@ -323,13 +323,14 @@ func (lt *loadTest) playGame(ctx context.Context, n int) error {
 		base = lt.nodes[owner]
 	}
 	c, err := lt.createGame(ctx, client, base)
-	lt.opened.Add(1)
 	if err != nil {
+		lt.opened.Add(1)
 		return err
 	}
 	g := &loadGame{id: c.ID, client: client, sent: make(map[int64]time.Time)}
 	g.owner.Store(int32(owner))
 	lt.addGame(g)
+	lt.opened.Add(1) // after addGame: a node is killed once all are in lt.games
 	g.ready.Add(len(c.Seats))
 	players := make([]*loadPlayer, len(c.Seats))
 	errs := make(chan error, len(players))
