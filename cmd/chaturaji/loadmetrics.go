@@ -60,6 +60,9 @@ func (m *memoryPeak) line(d time.Duration) (memory, cpu string) {
 		memory += fmt.Sprintf("; commits %d, mean %s", m.commits, fmtMS(time.Duration(m.commitSum*float64(time.Second)/float64(m.commits))))
 	}
 	used := m.cpu - m.cpu0
+	if d <= 0 {
+		return memory, fmt.Sprintf("%.1fs", used)
+	}
 	return memory, fmt.Sprintf("%.1fs, %.2f cores", used, used/d.Seconds())
 }
 
