@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -344,4 +345,57 @@ func TestClusterFenced(t *testing.T) {
 		}
 	}
 	c.check(1)
+}
+
+// TestLoadtestFailover runs `chaturaji loadtest --start-nodes 3
+// --kill-after`: three nodes on a schema of the run's own, the last
+// killed with SIGKILL two seconds in. Every game finishes, nothing is lost
+// or repeated, the dead node's live games are all adopted, the report
+// times their failover and gives a line for each node, and the run's
+// schema is dropped at the end.
+func TestLoadtestFailover(t *testing.T) {
+	bin := buildBinary(t)
+	db := pgtest.Server(t)
+	cmd := exec.Command(bin, "loadtest", "--start-nodes", "3", "--db", db, "--lease", "1s", "--kill-after", "2s",
+		"--games", "6", "--think", "120ms", "--timeout", "50s")
+	out, err := cmd.CombinedOutput()
+	report := string(out)
+	if err != nil {
+		t.Fatalf("loadtest: %v\n%s", err, report)
+	}
+	t.Logf("\n%s", report)
+	for _, want := range []string{
+		`(?m)^games finished: +6 of 6 in `,
+		`(?m)^action->broadcast, clients of the driving node: p50 [0-9.]+ms`,
+		`(?m)^action->broadcast, clients of a relaying node: p50 [0-9.]+ms`,
+		`(?m)^events lost: +0$`,
+		`(?m)^events duplicated: +0$`,
+		`(?m)^failover: +node 3 killed \(SIGKILL\) at [0-9.]+s, lease 1s; games moved ([1-9]) of the ([1-9]) live it drove \(adopted by node [12]: `,
+		`(?m)^  kill->adoption: +p50 [0-9.]+ms  p99 [0-9.]+ms  max [0-9.]+ms  \([1-9]\)$`,
+		`(?m)^  kill->next event at a client: p50 [0-9.]+ms  p99 [0-9.]+ms  max [0-9.]+ms  \([1-9]\)$`,
+		`(?m)^node 1 http://127\.0\.0\.1:\d+: peak RSS [0-9.]+ MiB, Go memory [0-9.]+ MiB; .*CPU [0-9.]+s, [0-9.]+ cores$`,
+		`(?m)^node 2 http://127\.0\.0\.1:\d+: peak RSS [0-9.]+ MiB`,
+		`(?m)^node 3 http://127\.0\.0\.1:\d+: peak RSS [0-9.]+ MiB, .* \(killed at [0-9.]+s: until then\)$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(report) {
+			t.Errorf("the report has no line matching %s", want)
+		}
+	}
+	m := regexp.MustCompile(`games moved (\d+) of the (\d+) live`).FindStringSubmatch(report)
+	if m == nil || m[1] != m[2] {
+		t.Errorf("not every live game of the dead node was adopted: %v", m)
+	}
+	m = regexp.MustCompile(`\(schema (loadtest_[0-9a-f_]+)\)`).FindStringSubmatch(report)
+	if m == nil {
+		t.Fatal("the report does not name the run's schema")
+	}
+	conn, err := pgx.Connect(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var left int
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM pg_namespace WHERE nspname = $1`, m[1]).Scan(&left); err != nil || left != 0 {
+		t.Errorf("the run's schema %s: %d left, %v", m[1], left, err)
+	}
 }

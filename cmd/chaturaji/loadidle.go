@@ -97,7 +97,7 @@ func (lt *loadTest) settled(ctx context.Context) (map[string]float64, error) {
 	time.Sleep(2 * time.Second)
 	var last map[string]float64
 	for range 3 {
-		fig, err := lt.metrics(ctx)
+		fig, err := lt.metrics(ctx, lt.base)
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -27,6 +28,19 @@ type loadGame struct {
 	ready  sync.WaitGroup // done when all four players are connected
 	mu     sync.Mutex
 	sent   map[int64]time.Time
+
+	// owner: with --nodes, the index of the node that drives the game,
+	// moved on when another adopts it (loadnodes.go).
+	owner atomic.Int32
+	// firsts: when the load test kills a node, the time each event was
+	// first delivered to any of the game's clients, by number (the
+	// failover's figures, loadfailover.go); over: a client saw the end.
+	firsts []time.Time
+	over   bool
+	// orphaned: the game was driven by the node killed, and live, at the
+	// kill; adoptedAt: when another node adopted it, by that node's log.
+	orphaned  bool
+	adoptedAt time.Time
 }
 
 func (g *loadGame) markSent(seq int64, t time.Time) {
@@ -42,6 +56,25 @@ func (g *loadGame) sentAt(seq int64) (time.Time, bool) {
 	return t, ok
 }
 
+// delivered notes that event seq reached a client at t; end says it
+// was the game's last.
+func (g *loadGame) delivered(seq int64, t time.Time, end bool, timeline bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if end {
+		g.over = true
+	}
+	if !timeline {
+		return
+	}
+	for int64(len(g.firsts)) < seq {
+		g.firsts = append(g.firsts, time.Time{})
+	}
+	if g.firsts[seq-1].IsZero() {
+		g.firsts[seq-1] = t
+	}
+}
+
 // loadPlayer holds one seat of a load-test game over a WebSocket: it acts
 // at random when its seat is to act, checks that the events it receives
 // are numbered 1, 2, 3... without gap or repeat, and reconnects with its
@@ -53,15 +86,21 @@ type loadPlayer struct {
 	token string
 	rng   *rand.Rand
 	count bool // count the game's actions (one player of each game does)
-	// node: the ws:// base of the node it connects to, if not the load
-	// test's (--nodes); relay: that node does not drive the game.
-	node  string
-	relay bool
+	// node: with --nodes, the index in lt.nodes of the node it connects
+	// to; it moves on to the next when a dial fails (the node is gone).
+	node int
 
 	last       int64 // the last event received
 	lost, dups int64
 	over       bool
 	connected  bool // it has been connected once
+
+	// pending: the last action sent, for the event numbered pendingSeq,
+	// until the game moves on; sent again as it was when a reconnection
+	// shows the decision still open (a client that keeps its choice; a
+	// second try of an action sent with its seq is never applied twice).
+	pending    []byte
+	pendingSeq int64
 
 	// onEvent, if set, sees every numbered event received, in order; data
 	// is the player's until onEvent returns.
@@ -106,6 +145,9 @@ func (p *loadPlayer) play(ctx context.Context) error {
 			p.lt.reconnects.Add(1)
 		} else {
 			p.lt.dialRetries.Add(1)
+			if len(p.lt.nodes) > 0 {
+				p.node = (p.node + 1) % len(p.lt.nodes) // any node serves any client
+			}
 		}
 	}
 	return fmt.Errorf("game %s, %s: gave up after %d tries: %w", p.game.id, p.seat, maxReconnects, err)
@@ -121,8 +163,8 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	base := p.lt.wsBase
-	if p.node != "" {
-		base = p.node
+	if len(p.lt.nodes) > 0 {
+		base = "ws" + strings.TrimPrefix(p.lt.nodes[p.node], "http")
 	}
 	u := base + "/api/games/" + p.game.id + "/ws?after=" + strconv.FormatInt(p.last, 10)
 	h := http.Header{}
@@ -145,7 +187,6 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 		p.game.ready.Done()
 		p.game.ready.Wait()
 	}
-	var pending []byte // the last action sent, until the game moves on
 	var buf bytes.Buffer
 	for {
 		_, rd, err := conn.Reader(context.Background())
@@ -169,9 +210,9 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 		switch {
 		case e.Kind == server.KindError:
 			p.lt.countError(e.Error.Code)
-			if pending != nil && (e.Error.Code == server.ETOOMANY || e.Error.Code == server.EUNAVAILABLE) {
+			if p.pending != nil && (e.Error.Code == server.ETOOMANY || e.Error.Code == server.EUNAVAILABLE) {
 				time.Sleep(100 * time.Millisecond) // the game waits for this player: try again
-				if err := conn.Write(ctx, websocket.MessageText, pending); err != nil {
+				if err := conn.Write(ctx, websocket.MessageText, p.pending); err != nil {
 					return true, err
 				}
 			}
@@ -183,6 +224,12 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 			// Nothing was missed: the hello shows the decision open now (an
 			// action sent before a reconnection may have been lost).
 			hello, e.Seq = true, e.Last
+			if p.pending != nil && p.pendingSeq == e.Last && e.ToAct == p.seat {
+				if err := conn.Write(ctx, websocket.MessageText, p.pending); err != nil {
+					return true, err
+				}
+				continue
+			}
 		case e.Seq == 0:
 			continue
 		case e.Seq <= p.last:
@@ -191,10 +238,11 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 		case e.Seq > p.last+1:
 			p.lost += e.Seq - p.last - 1
 		}
-		pending = nil
+		p.pending = nil
 		if !hello {
 			p.last = e.Seq
 			p.lt.events.Add(1)
+			p.game.delivered(e.Seq, now, e.Kind == server.KindEnd, p.lt.timeline)
 			if p.onEvent != nil {
 				p.onEvent(data, &e)
 			}
@@ -204,7 +252,7 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 				}
 				if e.By == server.ByPlayer {
 					if t, ok := p.game.sentAt(e.Seq - 1); ok {
-						p.lt.observe(now.Sub(t), p.relay)
+						p.lt.observe(p.game, t, now, len(p.lt.nodes) > 0 && p.node != int(p.game.owner.Load()))
 					}
 				}
 			}
@@ -221,7 +269,7 @@ func (p *loadPlayer) follow(ctx context.Context) (dialed bool, err error) {
 			a := e.Actions[p.rng.IntN(len(e.Actions))]
 			msg, _ := json.Marshal(server.Message{Kind: "action", Action: a, Seq: e.Seq})
 			p.game.markSent(e.Seq, time.Now())
-			pending = msg
+			p.pending, p.pendingSeq = msg, e.Seq
 			if err := conn.Write(ctx, websocket.MessageText, msg); err != nil {
 				return true, err
 			}
@@ -276,9 +324,13 @@ func (lt *loadTest) playGame(ctx context.Context, n int) error {
 	}
 	c, err := lt.createGame(ctx, client, base)
 	if err != nil {
+		lt.opened.Add(1)
 		return err
 	}
 	g := &loadGame{id: c.ID, client: client, sent: make(map[int64]time.Time)}
+	g.owner.Store(int32(owner))
+	lt.addGame(g)
+	lt.opened.Add(1) // after addGame: a node is killed once all are in lt.games
 	g.ready.Add(len(c.Seats))
 	players := make([]*loadPlayer, len(c.Seats))
 	errs := make(chan error, len(players))
@@ -288,9 +340,7 @@ func (lt *loadTest) playGame(ctx context.Context, n int) error {
 			rng: rand.New(rand.NewPCG(lt.seed, uint64(n*4+i))),
 		}
 		if len(lt.nodes) > 0 {
-			k := (owner + i) % len(lt.nodes)
-			players[i].node = "ws" + strings.TrimPrefix(lt.nodes[k], "http")
-			players[i].relay = k != owner
+			players[i].node = (owner + i) % len(lt.nodes)
 		}
 		go func() { errs <- players[i].play(ctx) }()
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -10,12 +9,13 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/chaturaji/chaturaji/server"
@@ -29,6 +29,7 @@ var loadtestCommand = &command{
 }
 
 const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL | --nodes URL,URL...] [--think D] [--timeout D] [--seed S]
+       chaturaji loadtest --start-nodes N --db postgres://... [--lease D] [--kill-after D] [--games N] ...
        chaturaji loadtest --idle N [--url URL]
 
 Loadtest plays N games at once against a game server on this machine, each
@@ -55,6 +56,31 @@ their games and open their WebSockets at once from one address (such as
 chaturaji serve --request-rate 1000 --costly-rate 100). It stops by itself
 after --timeout.
 
+With --nodes or --start-nodes it runs against the nodes of a cluster on one
+PostgreSQL (docs/api.md, "Many nodes"): game i is created on node i mod n,
+which drives it, and its four players connect to that node and the next
+ones, so that some hear the game from the node that drives it and some from
+a node that relays it; the times are reported for each kind apart, and the
+memory and CPU for each node, one line each. A player whose node is gone
+reconnects to the next node. --nodes uses nodes running already;
+--start-nodes starts them itself: N processes of this binary (chaturaji
+serve) on free ports of 127.0.0.1, with --lease, on a new schema of the
+database --db names (dropped at the end: the role must be allowed to create
+schemas there), and stops them at the end with SIGTERM.
+
+With --kill-after D (with --start-nodes: the load test must hold the
+process to kill, and read the others' logs to know which games they
+adopted, which a running node's /metrics cannot tell) it kills the last
+node with SIGKILL once D has passed and every game has been created, as a
+crash would, and reports the failover: how many of the live games that
+node drove the others adopted, and for those games, from the kill to the
+adoption (by the adopter's log) and from the kill to the game's first new
+event at any of its clients (p50, p99, max). An action sent before the kill
+and broadcast after it, or before its game's adoption, is counted apart
+("held up by the failover"), not in the times of the broadcasts. A player
+that was connected to the dead node sends its last action again, as it
+chose it, once reconnected.
+
 With --idle N it plays nothing: it opens N WebSockets that watch one game
 where nobody moves, and reports what the server's memory grew by for each
 (resident, Go's and the heap's) and its goroutines.
@@ -74,12 +100,16 @@ Flags:
 	--seed S      the seed of the players' choices (default 1)
 	--idle N      open N idle WebSockets and measure them instead
 	--nodes URL,URL,...
-	              the nodes of a cluster on one PostgreSQL (chaturaji serve on
-	              each), instead of --url: game i is created on node i mod n,
-	              and its players connect to that node and the next ones, so
-	              that some hear the game from the node that drives it and
-	              some from a node that relays it; the times are reported
-	              for each kind apart
+	              the running nodes of a cluster (chaturaji serve on each, on one
+	              PostgreSQL), instead of --url
+	--start-nodes N
+	              start N nodes (1 to 16) and run against them, instead of --url
+	--db URL      with --start-nodes, the PostgreSQL database they share, such as
+	              postgres://USER:PASS@127.0.0.1:5432/DB?sslmode=disable
+	--lease D     with --start-nodes, the nodes' --lease (default 5s, as serve's)
+	--kill-after D
+	              with --start-nodes, two or more, kill the last node with
+	              SIGKILL after D and report the failover (default 0: none)
 `
 
 // loadTest is one run of the load test.
@@ -90,15 +120,23 @@ type loadTest struct {
 	seed         uint64
 
 	actions, events, lost, dups, reconnects, dialRetries atomic.Int64
+	opened                                               atomic.Int64 // games whose creation was tried
 
-	// nodes: the base URLs of a cluster's nodes (--nodes), over which
-	// the games and their players are spread; nil for one server.
+	// nodes: the base URLs of a cluster's nodes (--nodes, --start-nodes),
+	// over which the games and their players are spread; nil for one
+	// server.
 	nodes []string
+	// timeline: each game keeps when each of its events first reached a
+	// client (a node is to be killed: the failover's figures).
+	timeline bool
 
 	mu        sync.Mutex
 	latencies []time.Duration
 	relayed   []time.Duration // with nodes, the deliveries to clients of a node that relays the game
 	errors    map[string]int
+	games     map[string]*loadGame // by id
+	killAt    time.Time            // when a node was killed (--kill-after)
+	held      int                  // actions whose broadcast waited for the failover
 
 	// spread: the clients come from the loopback addresses 127.0.0.2,
 	// 127.0.0.3... rather than all from one (Linux answers on all of
@@ -134,13 +172,29 @@ func (lt *loadTest) clientOf(i int) *http.Client {
 	return c
 }
 
-func (lt *loadTest) observe(d time.Duration, relayed bool) {
+// observe notes the broadcast of g's action sent at sent, delivered at
+// now to a client of a node that relays the game or drives it.
+func (lt *loadTest) observe(g *loadGame, sent, now time.Time, relayed bool) {
+	held := lt.heldUp(g, sent, now)
 	lt.mu.Lock()
-	if relayed {
-		lt.relayed = append(lt.relayed, d)
-	} else {
-		lt.latencies = append(lt.latencies, d)
+	switch {
+	case held:
+		lt.held++
+	case relayed:
+		lt.relayed = append(lt.relayed, now.Sub(sent))
+	default:
+		lt.latencies = append(lt.latencies, now.Sub(sent))
 	}
+	lt.mu.Unlock()
+}
+
+// addGame notes a game created.
+func (lt *loadTest) addGame(g *loadGame) {
+	lt.mu.Lock()
+	if lt.games == nil {
+		lt.games = make(map[string]*loadGame)
+	}
+	lt.games[g.id] = g
 	lt.mu.Unlock()
 }
 
@@ -159,11 +213,68 @@ func runLoadtest(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "")
 	idle := fs.Int("idle", 0, "")
 	nodeList := fs.String("nodes", "", "")
+	startN := fs.Int("start-nodes", 0, "")
+	db := fs.String("db", "", "")
+	lease := fs.Duration("lease", 5*time.Second, "")
+	killAfter := fs.Duration("kill-after", 0, "")
 	if err := parseFlags(e, fs, loadtestHelp, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected arguments %q", fs.Args())
+	}
+	if *games < 1 || *games > 10000 {
+		return usageError("--games %d: want 1 to 10000", *games)
+	}
+	if *idle < 0 || *idle > 20000 {
+		return usageError("--idle %d: want 0 to 20000", *idle)
+	}
+	switch {
+	case *startN != 0 && (*startN < 1 || *startN > 16):
+		return usageError("--start-nodes %d: want 1 to 16", *startN)
+	case *startN > 0 && (*base != "" || *nodeList != "" || *idle > 0):
+		return usageError("--start-nodes: not with --url, --nodes or --idle")
+	case *startN > 0 && *db == "":
+		return usageError("--start-nodes: give --db postgres://..., the database the nodes share")
+	case *startN == 0 && (*db != "" || flagGiven(fs, "lease") || *killAfter != 0):
+		return usageError("--db, --lease and --kill-after go with --start-nodes")
+	case *lease < 100*time.Millisecond:
+		return usageError("--lease %v: want 100ms or more", *lease)
+	case *killAfter < 0 || (*killAfter > 0 && *startN < 2):
+		return usageError("--kill-after %v: want a duration above 0, and two nodes or more to adopt the games", *killAfter)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	// Interrupted, it still stops the nodes it started and drops their
+	// schema.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	lt := &loadTest{
+		http:     &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
+		think:    *think,
+		seed:     *seed,
+		errors:   make(map[string]int),
+		timeline: *killAfter > 0,
+	}
 	var nodes []string
-	if *nodeList != "" {
+	var started *loadNodes
+	switch {
+	case *startN > 0:
+		var err error
+		if started, err = startNodes(ctx, *db, *startN, *lease, lt.adopted); err != nil {
+			return err
+		}
+		defer func() {
+			if err := started.stop(); err != nil {
+				fmt.Fprintf(e.stderr, "loadtest: %v\n", err)
+			}
+		}()
+		for _, p := range started.procs {
+			nodes = append(nodes, p.url)
+		}
+		*base = nodes[0]
+	case *nodeList != "":
 		if *base != "" || *idle > 0 {
 			return usageError("--nodes: not with --url or --idle")
 		}
@@ -177,17 +288,6 @@ func runLoadtest(e *env, args []string) error {
 		}
 		*base = nodes[0]
 	}
-	if fs.NArg() > 0 {
-		return usageError("unexpected arguments %q", fs.Args())
-	}
-	if *games < 1 || *games > 10000 {
-		return usageError("--games %d: want 1 to 10000", *games)
-	}
-	if *idle < 0 || *idle > 20000 {
-		return usageError("--idle %d: want 0 to 20000", *idle)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
-	defer cancel()
 
 	where := *base
 	if *base == "" {
@@ -220,33 +320,44 @@ func runLoadtest(e *env, args []string) error {
 	if !loopback(u.Hostname()) {
 		return usageError("--url %q: the load test runs against loopback addresses only", *base)
 	}
-	lt := &loadTest{
-		base:   strings.TrimSuffix(*base, "/"),
-		wsBase: "ws" + strings.TrimPrefix(strings.TrimSuffix(*base, "/"), "http"),
-		http:   &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
-		think:  *think,
-		seed:   *seed,
-		errors: make(map[string]int),
-		spread: u.Hostname() == "127.0.0.1",
-		nodes:  nodes,
-	}
+	lt.base = strings.TrimSuffix(*base, "/")
+	lt.wsBase = "ws" + strings.TrimPrefix(lt.base, "http")
+	lt.spread = u.Hostname() == "127.0.0.1"
+	lt.nodes = nodes
 	if *idle > 0 {
 		fmt.Fprintf(e.stdout, "loadtest: %d idle WebSockets, server %s\n", *idle, where)
 		return lt.idle(ctx, e.stdout, *idle)
 	}
-	if len(nodes) > 0 {
-		where = fmt.Sprintf("%d nodes %s (memory and CPU: the first's)", len(nodes), strings.Join(nodes, ", "))
+	switch {
+	case started != nil:
+		where = fmt.Sprintf("%d nodes started on PostgreSQL (schema %s), lease %v", len(nodes), started.schema, *lease)
+	case len(nodes) > 0:
+		where = fmt.Sprintf("%d nodes", len(nodes))
 	}
 	fmt.Fprintf(e.stdout, "loadtest: %d games, %d WebSockets, server %s\n", *games, 4**games, where)
 
-	mem := &memoryPeak{}
-	mem.scrape(ctx, lt)
-	cpu0 := mem.cpu
+	mems := []*memoryPeak{{base: lt.base}}
+	if len(nodes) > 0 {
+		mems = mems[:0]
+		for _, n := range nodes {
+			mems = append(mems, &memoryPeak{base: n})
+		}
+	}
+	for _, m := range mems {
+		m.scrape(ctx, lt)
+	}
 	mctx, stopWatch := context.WithCancel(ctx)
-	watched := make(chan struct{})
-	go func() { mem.watch(mctx, lt); close(watched) }()
+	var watched sync.WaitGroup
+	for _, m := range mems {
+		watched.Go(func() { m.watch(mctx, lt) })
+	}
 
 	start := time.Now()
+	var kill *failover
+	if *killAfter > 0 {
+		kill = &failover{node: started.procs[len(started.procs)-1], after: *killAfter}
+		watched.Go(func() { lt.killLater(mctx, kill, *games, start) })
+	}
 	errs := make(chan error, *games)
 	for n := range *games {
 		go func() { errs <- lt.playGame(ctx, n) }()
@@ -263,10 +374,16 @@ func runLoadtest(e *env, args []string) error {
 	}
 	elapsed := time.Since(start)
 	stopWatch()
-	<-watched
-	mem.scrape(context.Background(), lt)
+	watched.Wait()
+	for _, m := range mems {
+		m.scrape(context.Background(), lt)
+	}
 
-	lt.report(e.stdout, *games, failed, elapsed, mem, mem.cpu-cpu0)
+	lt.report(e.stdout, *games, failed, elapsed)
+	if kill != nil {
+		lt.reportFailover(e.stdout, kill, started, start)
+	}
+	lt.reportServers(e.stdout, mems, started, start, elapsed)
 	switch {
 	case failed > 0:
 		return fmt.Errorf("%d of %d games failed; the first: %v", failed, *games, first)
@@ -276,19 +393,12 @@ func runLoadtest(e *env, args []string) error {
 	return nil
 }
 
-// report prints the figures.
-func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration, mem *memoryPeak, cpu float64) {
+// report prints the figures of the games.
+func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	slices.Sort(lt.latencies)
 	slices.Sort(lt.relayed)
-	quantile := func(ds []time.Duration, p float64) string {
-		if len(ds) == 0 {
-			return "-"
-		}
-		i := min(int(p*float64(len(ds))), len(ds)-1)
-		return fmtMS(ds[i])
-	}
 	q := func(p float64) string { return quantile(lt.latencies, p) }
 	acts := lt.actions.Load()
 	fmt.Fprintf(w, "games finished:    %d of %d in %.1fs\n", games-failed, games, elapsed.Seconds())
@@ -311,12 +421,32 @@ func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration
 		codes = append(codes, "none")
 	}
 	fmt.Fprintf(w, "refused messages:  %s; reconnections %d; dials retried %d\n", strings.Join(codes, ", "), lt.reconnects.Load(), lt.dialRetries.Load())
-	fmt.Fprintf(w, "server memory:     peak RSS %s, Go memory %s", fmtMiB(mem.rss), fmtMiB(mem.goMem))
-	if mem.commits > 0 {
-		fmt.Fprintf(w, "; commits %d, mean %s", mem.commits, fmtMS(time.Duration(mem.commitSum*float64(time.Second)/float64(mem.commits))))
+}
+
+// reportServers prints each server's memory and CPU: one server's on two
+// lines, a cluster's on one line for each node.
+func (lt *loadTest) reportServers(w io.Writer, mems []*memoryPeak, started *loadNodes, start time.Time, elapsed time.Duration) {
+	if len(lt.nodes) == 0 {
+		memory, cpu := mems[0].line(elapsed)
+		fmt.Fprintf(w, "server memory:     %s\n", memory)
+		fmt.Fprintf(w, "server CPU:        %s\n", cpu)
+		return
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "server CPU:        %.1fs, %.2f cores\n", cpu, cpu/elapsed.Seconds())
+	for i, m := range mems {
+		d, note := elapsed, ""
+		if started != nil {
+			p := started.procs[i]
+			p.mu.Lock()
+			killed := p.killed
+			p.mu.Unlock()
+			if !killed.IsZero() {
+				d = m.last.Sub(start)
+				note = fmt.Sprintf(" (killed at %.1fs: until then)", killed.Sub(start).Seconds())
+			}
+		}
+		memory, cpu := m.line(d)
+		fmt.Fprintf(w, "node %d %s: %s; CPU %s%s\n", i+1, m.base, memory, cpu, note)
+	}
 }
 
 func fmtMS(d time.Duration) string {
@@ -337,68 +467,4 @@ func loopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// memoryPeak follows the server's memory through its /metrics.
-type memoryPeak struct {
-	rss, goMem int64
-	commits    int64
-	commitSum  float64
-	cpu        float64 // the process's CPU seconds, at the last scrape
-}
-
-// watch scrapes the metrics every half second until ctx is done.
-func (m *memoryPeak) watch(ctx context.Context, lt *loadTest) {
-	t := time.NewTicker(500 * time.Millisecond)
-	defer t.Stop()
-	for {
-		m.scrape(ctx, lt)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-// scrape reads the metrics once, keeping the peaks.
-func (m *memoryPeak) scrape(ctx context.Context, lt *loadTest) {
-	fig, err := lt.metrics(ctx)
-	if err != nil {
-		return
-	}
-	m.rss = max(m.rss, int64(fig["process_resident_memory_bytes"]))
-	m.goMem = max(m.goMem, int64(fig["go_memory_classes_total_bytes"]))
-	m.commits = int64(fig["chaturaji_store_append_seconds_count"])
-	m.commitSum = fig["chaturaji_store_append_seconds_sum"]
-	m.cpu = fig["process_cpu_seconds_total"]
-}
-
-// metrics reads the server's /metrics: each figure without labels, by
-// name.
-func (lt *loadTest) metrics(ctx context.Context) (map[string]float64, error) {
-	req, err := http.NewRequestWithContext(ctx, "GET", lt.base+"/metrics", nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := lt.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /metrics: %s", resp.Status)
-	}
-	fig := make(map[string]float64)
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), " ")
-		if !ok || strings.HasPrefix(name, "#") {
-			continue
-		}
-		if v, err := strconv.ParseFloat(value, 64); err == nil {
-			fig[name] = v
-		}
-	}
-	return fig, sc.Err()
 }
