@@ -238,8 +238,11 @@ class Replay {
       atEnd && this.end ? ` — game over: ${this.end.end}` : '',
       detail ? h('span', { class: 'turn-last', id: 'turn-last' }, detail) : null);
     document.body.dataset.step = String(this.step);
+    // Drawn again once the analysis comes, for its hint: only if it was not
+    // in yet, or a position without a move to hint (a pass, the game's
+    // end) would draw itself again without end.
     if (this.analysis.on) this.analysis.update(e.position).then(() => {
-      if (this.steps[this.step] === e && !hint && this.analysis.cache.get(e.position)) this.draw();
+      if (this.steps[this.step] === e && !cached && this.analysis.cache.get(e.position)) this.draw();
     });
   }
 
