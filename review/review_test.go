@@ -235,11 +235,11 @@ func TestClassify(t *testing.T) {
 	}{
 		{0, review.Good, ""},
 		{1.49, review.Good, ""},
-		{review.InaccuracyLoss, review.Inaccuracy, "?!"},
-		{2.9, review.Inaccuracy, "?!"},
-		{review.MistakeLoss, review.Mistake, "?"},
-		{5.99, review.Mistake, "?"},
-		{review.BlunderLoss, review.Blunder, "??"},
+		{1.5, review.Inaccuracy, "?!"},
+		{2.49, review.Inaccuracy, "?!"},
+		{2.5, review.Mistake, "?"},
+		{3.99, review.Mistake, "?"},
+		{4, review.Blunder, "??"},
 		{54, review.Blunder, "??"},
 	} {
 		got := review.Classify(tt.loss)

@@ -62,9 +62,10 @@ best): for the best action, and with the action played as the only one at
 the root. What the played action loses is the deciding seat's expected final
 score with the best action less its expected final score with the action
 played, in points (0 if negative: the two searches may disagree by a
-little). A loss of 1.5 points or more is an inaccuracy (?!), 3 or more a
-mistake (?), 6 or more a blunder (??): a pawn scores 1 point and a king 5,
-so a king capture missed, or a king left to be taken, is a blunder. A
+little). A loss of 1.5 points or more is an inaccuracy (?!), 2.5 or more a
+mistake (?), 4 or more a blunder (??): a pawn scores 1 point and a king 5,
+so a king capture missed for a pawn, or a king left to be taken, is a
+blunder (package review says how the thresholds were chosen). A
 forced decision (one legal action) is searched with an eighth of the budget
 and never marked. The turning points are the five events where a seat's
 expected score swung most, by 3 points or more: an action (from before it
