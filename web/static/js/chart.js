@@ -2,7 +2,10 @@
 // The score chart: every seat's score along the game, one line per army in
 // its colour, ending in the army's token (its shape tells the armies apart
 // without colour) and its final number. The replay marks the step it shows
-// and jumps to the step under a click.
+// and jumps to the step under a click. The same chart, in its expected
+// mode, draws a game's review: each seat's expected final score along the
+// game as straight lines from point to point (the scores themselves move
+// in steps), with a dot at each marked decision.
 
 import { s, replace } from './dom.js';
 import { armies, armyBadge } from './pieces.js';
@@ -11,6 +14,12 @@ import { armies, armyBadge } from './pieces.js';
  * @typedef {{step: number, scores: number[]}} ScorePoint
  *   step: the replay step (or event number) after which the seats had
  *   these scores, in seat order
+ * @typedef {{step: number, seat: number, value: number, cls: string, title: string}} ChartMark
+ *   a dot on seat's line (its index in seat order) at step and value; cls
+ *   names its kind ("blunder", ...), title says what it is
+ * @typedef {{expected?: boolean, label?: string}} ChartOptions
+ *   expected: lines from point to point, the values to one decimal;
+ *   label: what the chart shows, for its accessible name
  */
 
 /** The drawing's size in SVG units, and its plot area. */
@@ -22,20 +31,26 @@ export class ScoreChart {
    * @param {HTMLElement} host
    * @param {import('./api.js').Preset} preset
    * @param {(step: number) => void} [onPick] a click picks the step under it
+   * @param {ChartOptions} [opts]
    */
-  constructor(host, preset, onPick) {
+  constructor(host, preset, onPick, opts = {}) {
     this.host = host;
     this.preset = preset;
     this.onPick = onPick;
+    this.expected = !!opts.expected;
+    this.label = opts.label || 'Scores along the game';
   }
 
   /**
    * render draws the scores; `current` is the step to mark, -1 for none.
-   * Points come in step order; the chart spans steps 0 to the last point's.
+   * Points come in step order; the chart spans steps 0 to the last point's
+   * (or to `span`, if given and larger: a review still short of the end).
    * @param {ScorePoint[]} points
    * @param {number} [current]
+   * @param {ChartMark[]} [marks]
+   * @param {number} [span]
    */
-  render(points, current = -1) {
+  render(points, current = -1, marks = [], span = 0) {
     const seats = this.preset.seats;
     if (points.length === 0) {
       replace(this.host);
@@ -44,7 +59,8 @@ export class ScoreChart {
     const last = points[points.length - 1];
     const top = Math.max(10, ...points.flatMap((p) => p.scores));
     const max = Math.ceil(top / 10) * 10; // the top gridline, a round number
-    const span = Math.max(1, last.step);
+    span = Math.max(1, last.step, span);
+    const num = (/** @type {number} */ v) => this.expected ? v.toFixed(1) : String(v);
     const x = (/** @type {number} */ step) => plot.left + (plot.right - plot.left) * step / span;
     const y = (/** @type {number} */ score) => plot.bottom - (plot.bottom - plot.top) * score / max;
 
@@ -56,13 +72,17 @@ export class ScoreChart {
 
     const lines = seats.map((seat, i) => {
       let d = `M${x(0)} ${y(0)}`;
-      let prev = 0;
-      for (const p of points) {
-        const v = p.scores[i] ?? prev;
-        if (v !== prev) d += ` H${x(p.step)} V${y(v)}`;
-        prev = v;
+      if (this.expected) {
+        d = points.map((p, j) => `${j ? 'L' : 'M'}${x(p.step)} ${y(Math.max(0, p.scores[i] ?? 0))}`).join(' ');
+      } else {
+        let prev = 0;
+        for (const p of points) {
+          const v = p.scores[i] ?? prev;
+          if (v !== prev) d += ` H${x(p.step)} V${y(v)}`;
+          prev = v;
+        }
+        d += ` H${x(last.step)}`;
       }
-      d += ` H${x(last.step)}`;
       // The army's dark edge under its colour, so that yellow shows on cream.
       return s('g', { class: 'score-line', 'data-seat': seat.seat },
         s('path', { class: 'score-edge', d, stroke: armies[seat.letter].stroke }),
@@ -82,17 +102,21 @@ export class ScoreChart {
       badge.setAttribute('x', String(plot.right + 3));
       badge.setAttribute('y', String(at[i] - 6));
       return s('g', { class: 'chart-end', 'data-seat': seat.seat }, badge,
-        s('text', { x: plot.right + 17, y: at[i] + 4 }, String(last.scores[i] ?? 0)));
+        s('text', { x: plot.right + 17, y: at[i] + 4 }, num(last.scores[i] ?? 0)));
     });
+    const dots = marks.map((m) => s('circle', {
+      class: ['chart-mark', m.cls], 'data-step': m.step, 'data-seat': seats[m.seat] ? seats[m.seat].seat : '',
+      cx: x(m.step), cy: y(Math.max(0, m.value)), r: 3.5, fill: seats[m.seat] ? armies[seats[m.seat].letter].fill : 'currentColor',
+    }, s('title', {}, m.title)));
     const mark = current >= 0
       ? s('line', { class: 'chart-current', x1: x(current), x2: x(current), y1: plot.top, y2: plot.bottom })
       : null;
 
-    const words = seats.map((seat, i) => `${seat.seat} ${last.scores[i] ?? 0}`).join(', ');
+    const words = seats.map((seat, i) => `${seat.seat} ${num(last.scores[i] ?? 0)}`).join(', ');
     const svg = s('svg', {
       class: ['score-chart', this.onPick && 'pickable'], viewBox: `0 0 ${W} ${H}`, role: 'img',
-      'aria-label': `Scores along the game; at the end: ${words}`, 'data-steps': span,
-    }, ...grid, axis, ...lines, ...ends, mark);
+      'aria-label': `${this.label}; at the end: ${words}`, 'data-steps': span,
+    }, ...grid, axis, ...lines, ...dots, ...ends, mark);
     if (this.onPick) {
       const pick = this.onPick;
       svg.addEventListener('click', (ev) => {
