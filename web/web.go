@@ -49,8 +49,8 @@ type Options struct {
 	// at once (default 1); each review takes one of the AnalyzeWorkers
 	// for one decision at a time, so that hints still get their turn.
 	ReviewTime    time.Duration
-	ReviewNodes   int64
-	ReviewWorkers int
+	ReviewNodes   int64 // each search's nodes in a review
+	ReviewWorkers int   // the reviews at once
 }
 
 // maxAnalyzeTime is the most time an analysis may take, whatever the
