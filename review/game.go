@@ -69,12 +69,23 @@ func Game(ctx context.Context, an ai.Analyzer, r *record.Record, o Options) (*Re
 }
 
 // Swing is a change of the expected final scores at one event of a
-// game: a decision's action, or the roll before it.
+// game: a decision's action, or the dice before it.
+//
+// Each search values the position for the seat that decides: the other
+// seats' expected scores are what they get when they play against it
+// (paranoid search), not what their own searches expect. So a swing
+// compares only values of one seat's view: an action's, the decider's
+// view before it and after it; the dice's, the deciding seat's own
+// expected score at its decision against its own at its previous decision.
 type Swing struct {
-	Decision int        // the decision's index among the game's decisions
-	Roll     bool       // the roll that opened the decision's turn, not the action
-	Seat     rules.Seat // the seat whose expected score moved most
-	Delta    float64    // how far it moved, in points; below 0 it fell
+	Decision int // the decision's index among the game's decisions
+	// Roll: the swing of Seat's expected score since Seat's previous
+	// decision, up to this decision after its roll: the dice and the
+	// other seats' actions between, the roll that opened this turn last.
+	// False: the decision's action.
+	Roll  bool
+	Seat  rules.Seat // the seat whose expected score moved (most)
+	Delta float64    // how far it moved, in points; below 0 it fell
 }
 
 // TurningMin is the least swing that makes a turning point, in points of
@@ -83,22 +94,23 @@ const TurningMin = 3.0
 
 // Turning returns the biggest swings of judged decisions, in order, at
 // most n, biggest first, each at least TurningMin: for each decision, its
-// action's (After against Before) and, in presets with dice, the roll's
-// before the first decision of a turn (its Before against the previous
-// decision's After). Each swing names the seat that moved most; withheld
-// decisions have none.
+// action's (After against Before, the seat that moved most) and, in
+// presets with dice, at the first decision of a seat's turn, the seat's
+// own since its previous decision (Before against that decision's After,
+// for the seat). Withheld decisions have none.
 func Turning(ds []Decision, n int) []Swing {
 	var all []Swing
+	var last [rules.NumSeats]int // each seat's previous judged decision, plus 1
 	for i := range ds {
 		d := &ds[i]
 		if d.Withheld {
 			continue
 		}
-		seats := d.Position.Preset().Seats()
-		if i > 0 && ds[i-1].Turn != d.Turn && d.Position.Preset().Die != nil {
-			all = append(all, swing(seats, i, true, &ds[i-1].After, &d.Before))
+		if j := last[d.Seat] - 1; j >= 0 && ds[j].Turn != d.Turn && d.Position.Preset().Die != nil {
+			all = append(all, Swing{Decision: i, Roll: true, Seat: d.Seat, Delta: d.Before[d.Seat] - ds[j].After[d.Seat]})
 		}
-		all = append(all, swing(seats, i, false, &d.Before, &d.After))
+		last[d.Seat] = i + 1
+		all = append(all, swing(d.Position.Preset().Seats(), i, &d.Before, &d.After))
 	}
 	kept := all[:0]
 	for _, s := range all {
@@ -110,9 +122,10 @@ func Turning(ds []Decision, n int) []Swing {
 	return kept[:min(n, len(kept))]
 }
 
-// swing returns the swing from one vector of expected scores to the next.
-func swing(seats []rules.Seat, i int, roll bool, from, to *[rules.NumSeats]float64) Swing {
-	s := Swing{Decision: i, Roll: roll, Seat: seats[0]}
+// swing returns the swing of decision i's action: from one vector of
+// expected scores to the next, for the seat that moved most.
+func swing(seats []rules.Seat, i int, from, to *[rules.NumSeats]float64) Swing {
+	s := Swing{Decision: i, Seat: seats[0]}
 	for _, seat := range seats {
 		if d := to[seat] - from[seat]; math.Abs(d) > math.Abs(s.Delta) {
 			s.Seat, s.Delta = seat, d

@@ -43,7 +43,7 @@ type Entry struct {
 type TurningPoint struct {
 	Decision int     `json:"decision"` // the decision's index in Decisions, from 0
 	Turn     int     `json:"turn"`     // its turn group, from 1
-	Roll     bool    `json:"roll"`     // the roll that opened the turn swung, not the action
+	Roll     bool    `json:"roll"`     // the dice (and the others' play) since the seat's previous decision swung, not the action (Swing.Roll)
 	Seat     string  `json:"seat"`     // the seat whose expected score moved most
 	Delta    float64 `json:"delta"`    // by how much, in points; below 0 it fell
 }

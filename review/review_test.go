@@ -266,3 +266,40 @@ func TestNotFinished(t *testing.T) {
 		t.Errorf("the second point: turn %d, %s played by %s", pts[1].Turn, pts[1].Played.Format(rules.Chaturaji), pts[1].Position.Decider())
 	}
 }
+
+// TestTurning finds the swings of one seat's view each: an action's, in
+// the deciding seat's search before and after it; the dice's, the rolling
+// seat's own expected score against its own at its previous decision.
+func TestTurning(t *testing.T) {
+	start := rules.Chaturaji.StartPosition()
+	dec := func(turn int, seat rules.Seat, before, after [rules.NumSeats]float64) review.Decision {
+		return review.Decision{Point: review.Point{Turn: turn, Position: start}, Seat: seat, Before: before, After: after}
+	}
+	ds := []review.Decision{
+		dec(0, rules.South, [4]float64{10, 10, 10, 10}, [4]float64{10, 10, 10, 10}),
+		// West's action loses it 6 points, in its own search.
+		dec(1, rules.West, [4]float64{30, 10, 10, 10}, [4]float64{30, 4, 10, 10}),
+		// South's next turn: its own view rose from 10 to 20 since its
+		// last decision; West's search's 30 for South does not count.
+		dec(2, rules.South, [4]float64{20, 0, 0, 0}, [4]float64{20, 0, 0, 0}),
+		// The same turn goes on: no roll between, and a swing under 3.
+		dec(2, rules.South, [4]float64{22, 0, 0, 0}, [4]float64{20, 0, 0, 0}),
+		{Point: review.Point{Turn: 3, Position: start}, Seat: rules.West, Withheld: true},
+	}
+	got := review.Turning(ds, 5)
+	want := []review.Swing{
+		{Decision: 2, Roll: true, Seat: rules.South, Delta: 10},
+		{Decision: 1, Roll: false, Seat: rules.West, Delta: -6},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Turning = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("turning point %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if got := review.Turning(ds, 1); len(got) != 1 || got[0] != want[0] {
+		t.Errorf("Turning(ds, 1) = %+v, want the biggest alone", got)
+	}
+}

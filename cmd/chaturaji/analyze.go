@@ -68,9 +68,12 @@ so a king capture missed for a pawn, or a king left to be taken, is a
 blunder (package review says how the thresholds were chosen). A
 forced decision (one legal action) is searched with an eighth of the budget
 and never marked. The turning points are the five events where a seat's
-expected score swung most, by 3 points or more: an action (from before it
-to after it) or a roll (from after the last action of the turn before to
-the first decision after the roll, the luck of the dice).
+expected score swung most, by 3 points or more: an action (the deciding
+seat's search before it and after it, for the seat that moved most), or a
+roll (the rolling seat's own expected score at its first decision after
+the roll, against its own after its previous decision: the dice and the
+other seats' play between). Each search sees the other seats play
+against the seat it searches for, so only one seat's view is compared.
 
 Each search's budget is --nodes (default 50000) or --movetime, or both;
 with nodes alone the review is the same each time it runs. On a terminal a
@@ -86,7 +89,7 @@ turning points:
 	turn  34  West   c2b2 ??    best c2c6      loss 22.12  54.00 -> 31.88
 	turning points:
 	turn  34  West's action c2b2: North +28.38
-	turn  42  West's roll 5: North -25.41
+	turn  42  West's roll 5, and the play since its last decision: West +24.33
 
 With --json it prints one JSON object a game, as POST /web/review answers
 (docs/api.md): {"rules", "seats", "decisions": [{"turn", "seat", "played",

@@ -114,7 +114,7 @@ func printReview(w io.Writer, n int, spec string, b ai.Budget, rv *review.Review
 		d := rv.Decisions[s.Decision]
 		what := fmt.Sprintf("%s's action %s", d.Seat, d.Played.Format(pr))
 		if s.Roll {
-			what = fmt.Sprintf("%s's roll %s", d.Position.Seat(), d.Position.Roll())
+			what = fmt.Sprintf("%s's roll %s, and the play since its last decision", d.Seat, d.Position.Roll())
 		}
 		fmt.Fprintf(w, "turn %3d  %s: %s %+.2f\n", d.Turn+1, what, s.Seat, s.Delta)
 	}
