@@ -5,15 +5,17 @@
 // and jumps to the step under a click. The same chart, in its expected
 // mode, draws a game's review: each seat's expected final score along the
 // game as straight lines from point to point (the scores themselves move
-// in steps), with a dot at each marked decision.
+// in steps), each line through its own points only, with a dot at each
+// marked decision.
 
 import { s, replace } from './dom.js';
 import { armies, armyBadge } from './pieces.js';
 
 /**
- * @typedef {{step: number, scores: number[]}} ScorePoint
+ * @typedef {{step: number, scores: (number|null)[]}} ScorePoint
  *   step: the replay step (or event number) after which the seats had
- *   these scores, in seat order
+ *   these scores, in seat order; in the expected mode a seat's null is no
+ *   point of its line
  * @typedef {{step: number, seat: number, value: number, cls: string, title: string}} ChartMark
  *   a dot on seat's line (its index in seat order) at step and value; cls
  *   names its kind ("blunder", ...), title says what it is
@@ -57,7 +59,16 @@ export class ScoreChart {
       return;
     }
     const last = points[points.length - 1];
-    const top = Math.max(10, ...points.flatMap((p) => p.scores));
+    const top = Math.max(10, ...points.flatMap((p) => p.scores.filter((v) => typeof v === 'number')));
+    /** @type {number[]} each seat's value at the end: its last point's */
+    const end = seats.map((_, i) => {
+      if (!this.expected) return last.scores[i] ?? 0;
+      for (let j = points.length - 1; j >= 0; j--) {
+        const v = points[j].scores[i];
+        if (typeof v === 'number') return v;
+      }
+      return 0;
+    });
     const max = Math.ceil(top / 10) * 10; // the top gridline, a round number
     span = Math.max(1, last.step, span);
     const num = (/** @type {number} */ v) => this.expected ? v.toFixed(1) : String(v);
@@ -73,7 +84,8 @@ export class ScoreChart {
     const lines = seats.map((seat, i) => {
       let d = `M${x(0)} ${y(0)}`;
       if (this.expected) {
-        d = points.map((p, j) => `${j ? 'L' : 'M'}${x(p.step)} ${y(Math.max(0, p.scores[i] ?? 0))}`).join(' ');
+        const own = points.filter((p) => typeof p.scores[i] === 'number');
+        d = own.map((p, j) => `${j ? 'L' : 'M'}${x(p.step)} ${y(Math.max(0, p.scores[i] ?? 0))}`).join(' ');
       } else {
         let prev = 0;
         for (const p of points) {
@@ -93,8 +105,8 @@ export class ScoreChart {
     // keep the order of the scores.
     const at = /** @type {number[]} */ ([]);
     let above = Infinity; // the y of the label placed last
-    for (const i of seats.map((_, i) => i).sort((a, b) => (last.scores[a] ?? 0) - (last.scores[b] ?? 0))) {
-      at[i] = Math.min(y(last.scores[i] ?? 0), above - 12);
+    for (const i of seats.map((_, i) => i).sort((a, b) => end[a] - end[b])) {
+      at[i] = Math.min(y(Math.max(0, end[i])), above - 12);
       above = at[i];
     }
     const ends = seats.map((seat, i) => {
@@ -102,7 +114,7 @@ export class ScoreChart {
       badge.setAttribute('x', String(plot.right + 3));
       badge.setAttribute('y', String(at[i] - 6));
       return s('g', { class: 'chart-end', 'data-seat': seat.seat }, badge,
-        s('text', { x: plot.right + 17, y: at[i] + 4 }, num(last.scores[i] ?? 0)));
+        s('text', { x: plot.right + 17, y: at[i] + 4 }, num(end[i])));
     });
     const dots = marks.map((m) => s('circle', {
       class: ['chart-mark', m.cls], 'data-step': m.step, 'data-seat': seats[m.seat] ? seats[m.seat].seat : '',
@@ -112,7 +124,7 @@ export class ScoreChart {
       ? s('line', { class: 'chart-current', x1: x(current), x2: x(current), y1: plot.top, y2: plot.bottom })
       : null;
 
-    const words = seats.map((seat, i) => `${seat.seat} ${num(last.scores[i] ?? 0)}`).join(', ');
+    const words = seats.map((seat, i) => `${seat.seat} ${num(end[i])}`).join(', ');
     const svg = s('svg', {
       class: ['score-chart', this.onPick && 'pickable'], viewBox: `0 0 ${W} ${H}`, role: 'img',
       'aria-label': `${this.label}; at the end: ${words}`, 'data-steps': span,

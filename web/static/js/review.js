@@ -3,7 +3,8 @@
 // decision in one request (POST /web/review, which bounds its cost; see
 // web/review.go), the move list marks the inaccuracies (?!), mistakes (?)
 // and blunders (??) with what each lost, and a chart draws each seat's
-// expected final score along the game, with the turning points below it.
+// expected final score along the game, as its own decisions' searches see
+// it, with the turning points below it.
 
 import { h, replace } from './dom.js';
 import { review, recordText, ApiError } from './api.js';
@@ -104,13 +105,17 @@ export class GameReview {
       replace(this.summary, h('p', { class: 'muted' }, `The review does not match the game's moves at decision ${wrong + 1}.`));
       return;
     }
+    // Each seat's line goes through its own decisions only, before and
+    // after each: a search sees the other seats play against the seat it
+    // searches for, so their values in it are not their own view.
+    const only = (/** @type {number} */ i, /** @type {number} */ v) => this.preset.seats.map((_, j) => (j === i ? v : null));
     r.decisions.forEach((d, k) => {
       const step = acts[k];
       if (d.withheld) return; // not searched: the live position of a game without engine help
-      if (step > 0) this.points.push({ step: step - 1, scores: d.before });
-      this.points.push({ step, scores: d.after });
-      if (d.class === 'good') return;
       const i = seat[d.seat] ?? 0;
+      if (step > 0) this.points.push({ step: step - 1, scores: only(i, d.before[i]) });
+      this.points.push({ step, scores: only(i, d.after[i]) });
+      if (d.class === 'good') return;
       const title = `${d.class}: ${d.seat} lost ${d.loss.toFixed(1)} points of expected final score`
         + ` (${d.before[i].toFixed(1)} → ${d.after[i].toFixed(1)}); best was ${d.best}`;
       this.marks.set(step, { mark: d.mark, cls: d.class, title });
@@ -132,9 +137,9 @@ export class GameReview {
       const d = r.decisions[t.decision];
       const step = t.roll ? acts[t.decision] - 1 : acts[t.decision];
       const ev = steps[step];
-      const what = t.roll ? `${ev && ev.seat ? ev.seat : d.seat}'s roll ${ev && ev.roll ? ev.roll : ''}` : `${d.seat}'s ${d.played}`;
+      const what = t.roll ? `${d.seat}'s roll ${ev && ev.roll ? ev.roll : ''} and the play since its last move` : `${d.seat}'s ${d.played}`;
       const delta = `${t.delta > 0 ? '+' : '-'}${Math.abs(t.delta).toFixed(1)}`;
-      return h('li', {}, h('button', { type: 'button', 'data-step': step, onclick: () => this.onPick(step) }, `Turn ${t.turn}: ${what}`), `, ${t.seat} ${delta}`);
+      return h('li', {}, h('button', { type: 'button', 'data-step': step, onclick: () => this.onPick(step) }, `Turn ${t.turn}: ${what}: ${t.seat} ${delta}`));
     });
     replace(this.summary,
       h('p', {}, `${r.complete ? 'All' : `The first ${r.decisions.length} of`} ${r.total} decisions judged by the strong bot. ${per}.`),
