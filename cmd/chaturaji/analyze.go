@@ -84,7 +84,7 @@ action, the loss and the seat's expected score before and after; then the
 turning points:
 
 	game 1: 42 decisions judged by strong (50000 nodes a search) in 1.5s
-	marked: South 1 ?? 1 ? 0 ?!, West 1 ?? 0 ? 1 ?!, North 1 ?? 3 ? 1 ?!, ...
+	marked: South 2 ?? 0 ? 0 ?!, West 1 ?? 0 ? 1 ?!, North 3 ?? 1 ? 1 ?!, ...
 	turn   3  North  e7e6 ?     best e8d7      loss  3.07  24.18 -> 21.11
 	turn  34  West   c2b2 ??    best c2c6      loss 22.12  54.00 -> 31.88
 	turning points:
@@ -92,10 +92,11 @@ turning points:
 	turn  42  West's roll 5, and the play since its last decision: West +24.33
 
 With --json it prints one JSON object a game, as POST /web/review answers
-(docs/api.md): {"rules", "seats", "decisions": [{"turn", "seat", "played",
-"best", "forced", "before", "after", "loss", "class", "mark"}], "turning":
-[{"decision", "turn", "roll", "seat", "delta"}], "complete", "total",
-"nodes", "elapsed_ms"}, the expected scores in the order of "seats".
+(docs/api.md): {"rules", "seats", "decisions": [{"turn", "seat",
+"played", "best", "forced", "before", "after", "loss", "class", "mark",
+"withheld"}], "turning": [{"decision", "turn", "roll", "seat", "delta"}],
+"complete", "total", "nodes", "elapsed_ms"}, the expected scores in the
+order of "seats" ("withheld" is always false here).
 `
 
 func runAnalyze(e *env, args []string) error {
