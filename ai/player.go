@@ -49,6 +49,17 @@ type Analyzer interface {
 	Analyze(ctx context.Context, p *rules.Position, b Budget) (Analysis, error)
 }
 
+// ActionAnalyzer is an Analyzer that can also value an action it would not
+// choose: a game's review compares the action played with the best one,
+// and both values must come from the same kind of search to be compared.
+type ActionAnalyzer interface {
+	Analyzer
+	// AnalyzeAction searches p as Analyze does, with a, one of p's legal
+	// actions, as the only action at the root: its Best is a, its Line
+	// starts with a and its Expected is what the search expects after a.
+	AnalyzeAction(ctx context.Context, p *rules.Position, a rules.Action, b Budget) (Analysis, error)
+}
+
 // errNoBudget is returned by search players given no limit at all.
 var errNoBudget = errors.New("ai: a search needs a time or node budget")
 

@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"fmt"
 	"math"
 	mbits "math/bits"
 	"math/rand/v2"
@@ -110,7 +111,7 @@ func (s *Star) Choose(ctx context.Context, p *rules.Position, b Budget) (rules.A
 	if len(acts) == 1 {
 		return acts[0], nil
 	}
-	r, err := s.search(ctx, p, b)
+	r, err := s.search(ctx, p, b, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -122,7 +123,24 @@ func (s *Star) Analyze(ctx context.Context, p *rules.Position, b Budget) (Analys
 	if p.CountActions() == 0 {
 		return Analysis{}, errNoActions(p)
 	}
-	r, err := s.search(ctx, p, b)
+	return s.analyze(ctx, p, b, nil)
+}
+
+// AnalyzeAction searches p with a as its only root action.
+func (s *Star) AnalyzeAction(ctx context.Context, p *rules.Position, a rules.Action, b Budget) (Analysis, error) {
+	if p.CountActions() == 0 {
+		return Analysis{}, errNoActions(p)
+	}
+	if !p.IsLegal(a) {
+		return Analysis{}, fmt.Errorf("ai: %s is not a legal action in %s", a.Format(p.Preset()), p)
+	}
+	return s.analyze(ctx, p, b, []rules.Action{a})
+}
+
+// analyze searches p, among the root actions given (nil: all of them),
+// and reports what it found.
+func (s *Star) analyze(ctx context.Context, p *rules.Position, b Budget, root []rules.Action) (Analysis, error) {
+	r, err := s.search(ctx, p, b, root)
 	if err != nil {
 		return Analysis{}, err
 	}
@@ -154,8 +172,9 @@ func (s *Star) prepare(pr *rules.Preset) {
 }
 
 // search runs iterative deepening from p within budget b, with a table
-// from the budget's pool (or the player's own).
-func (s *Star) search(ctx context.Context, p *rules.Position, b Budget) (result, error) {
+// from the budget's pool (or the player's own), over the root actions
+// given (nil: every legal action).
+func (s *Star) search(ctx context.Context, p *rules.Position, b Budget, root []rules.Action) (result, error) {
 	pool := b.Memory
 	b = s.opts.limit(b)
 	if b.Time <= 0 && b.Nodes <= 0 {
@@ -177,7 +196,7 @@ func (s *Star) search(ctx context.Context, p *rules.Position, b Budget) (result,
 	} else {
 		clear(ss.own[:])
 	}
-	r := ss.run(ctx, p, b, s.opts.margin())
+	r := ss.run(ctx, p, b, s.opts.margin(), root)
 	ss.ev, ss.tt, ss.hist = nil, nil, nil
 	starSearches.Put(ss)
 	return r, nil
@@ -197,8 +216,8 @@ func (o *Options) tableBits(b Budget) uint {
 	return bits
 }
 
-// run is one search from p.
-func (s *starSearch) run(ctx context.Context, p *rules.Position, b Budget, margin float64) result {
+// run is one search from p, over the root actions given (nil: all).
+func (s *starSearch) run(ctx context.Context, p *rules.Position, b Budget, margin float64, root []rules.Action) result {
 	if s.tt != nil {
 		s.tt.newSearch()
 	}
@@ -215,7 +234,10 @@ func (s *starSearch) run(ctx context.Context, p *rules.Position, b Budget, margi
 	q := *p
 	s.sp = 0
 
-	acts := append([]rules.Action(nil), q.Actions(s.bufs[0][:])...)
+	acts := root
+	if acts == nil {
+		acts = append([]rules.Action(nil), q.Actions(s.bufs[0][:])...)
+	}
 	var done result
 	order := make([]rootChoice, len(acts))
 	for i, a := range acts {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaturaji/chaturaji/review"
 	"github.com/chaturaji/chaturaji/web"
 )
 
@@ -94,6 +95,45 @@ func FuzzVerifyBody(f *testing.F) {
 		}
 		if v.OK == (v.Problem != "") {
 			t.Fatalf("body %q: ok %v with problem %q", body, v.OK, v.Problem)
+		}
+	})
+}
+
+// FuzzReviewBody posts any body to /web/review: a review or a clear
+// refusal, never a failure; a review holds no more decisions than the
+// game, each with a score per seat.
+func FuzzReviewBody(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "record", "testdata", "*", "*.cgn"))
+	files = append(files, filepath.Join("..", "review", "testdata", "blunder.cgn"))
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		b, _ := json.Marshal(web.ReviewRequest{Record: string(data)})
+		f.Add(string(b))
+	}
+	for _, s := range []string{`{"record": ""}`, `{"RECORD": ""}`, `{"record": "a", "record": "b"}`, "{\"record\": \"\xff\"}", `[]`, ``} {
+		f.Add(s)
+	}
+	srv := httptest.NewServer(web.Handler(web.Options{ReviewNodes: 50, ReviewTime: 100 * time.Millisecond}))
+	f.Cleanup(srv.Close)
+	f.Fuzz(func(t *testing.T, body string) {
+		status, b := postFuzzed(t, srv.URL+"/web/review", body)
+		if status != http.StatusOK {
+			return
+		}
+		var r review.Report
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Decisions) > r.Total || r.Complete != (len(r.Decisions) == r.Total) {
+			t.Fatalf("body %q: %d decisions of %d, complete %v", body, len(r.Decisions), r.Total, r.Complete)
+		}
+		for _, d := range r.Decisions {
+			if len(d.Before) != len(r.Seats) || len(d.After) != len(r.Seats) || d.Loss < 0 {
+				t.Fatalf("body %q: decision %+v for seats %v", body, d, r.Seats)
+			}
 		}
 	})
 }

@@ -41,6 +41,16 @@ type Options struct {
 	// MaxBody bounds a request's body, such as a record to verify (default
 	// 256 KiB).
 	MaxBody int64
+	// ReviewTime is the longest a game's review (POST /web/review) may
+	// search in all (default and upper bound 20s): the decisions not
+	// judged by then are left out of the answer. ReviewNodes is each of
+	// its searches' budget in nodes (default 20000, at most 100000), each
+	// also cut at AnalyzeTime. ReviewWorkers is how many reviews may run
+	// at once (default 1); each review takes one of the AnalyzeWorkers
+	// for one decision at a time, so that hints still get their turn.
+	ReviewTime    time.Duration
+	ReviewNodes   int64 // each search's nodes in a review
+	ReviewWorkers int   // the reviews at once
 }
 
 // maxAnalyzeTime is the most time an analysis may take, whatever the
@@ -63,6 +73,16 @@ func (o Options) withDefaults() Options {
 	if o.MaxBody <= 0 {
 		o.MaxBody = 256 << 10
 	}
+	if o.ReviewTime <= 0 || o.ReviewTime > maxReviewTime {
+		o.ReviewTime = maxReviewTime
+	}
+	if o.ReviewNodes <= 0 {
+		o.ReviewNodes = 20000
+	}
+	o.ReviewNodes = min(o.ReviewNodes, maxReviewNodes)
+	if o.ReviewWorkers <= 0 {
+		o.ReviewWorkers = 1
+	}
 	return o
 }
 
@@ -72,6 +92,7 @@ type site struct {
 	files    map[string]*file   // by path under static/, such as "js/board.js"
 	rules    map[string]*Preset // every preset without house rules, its rules rendered, by name
 	analysts chan *analyst      // the idle analysts; a request takes one
+	reviews  chan struct{}      // the reviews that may start; a review takes one
 	mux      *http.ServeMux
 	costly   map[string]bool // the patterns of mux whose requests are costly
 	// helpOff reports whether a position is a live game's whose table
@@ -104,6 +125,10 @@ func newSite(opts Options) *site {
 	for range s.opts.AnalyzeWorkers {
 		s.analysts <- &analyst{}
 	}
+	s.reviews = make(chan struct{}, s.opts.ReviewWorkers)
+	for range s.opts.ReviewWorkers {
+		s.reviews <- struct{}{}
+	}
 	mux := http.NewServeMux()
 	handle := func(pattern string, class server.Class, h http.HandlerFunc) {
 		mux.HandleFunc(pattern, h)
@@ -124,6 +149,7 @@ func newSite(opts Options) *site {
 	handle("GET /web/rules/{name}", server.General, s.handleRules)
 	handle("POST /web/analyze", server.Costly, s.handleAnalyze) // a search of up to AnalyzeTime
 	handle("POST /web/verify", server.Costly, s.handleVerify)   // a replay of a record of up to MaxBody
+	handle("POST /web/review", server.Costly, s.handleReview)   // searches for up to ReviewTime in all
 	handle("/web/", server.General, func(w http.ResponseWriter, r *http.Request) {
 		if !wrongMethod(mux, w, r) {
 			fail(w, http.StatusNotFound, "no endpoint %s %s", r.Method, r.URL.Path)

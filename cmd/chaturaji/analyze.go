@@ -15,12 +15,16 @@ import (
 
 var analyzeCommand = &command{
 	name:    "analyze",
-	summary: "search a position: best action, line and expected scores",
+	summary: "search a position (best action, line, expected scores), or review a finished game's decisions",
 	help:    analyzeHelp,
 	run:     runAnalyze,
 }
 
 const analyzeHelp = `usage: chaturaji analyze [--rules NAME] --pos POS [--movetime D] [--nodes N] [--player SPEC] [--json]
+       chaturaji analyze [--nodes N] [--movetime D] [--player SPEC] [--all] [--json] RECORD
+
+With a RECORD file (- for standard input), analyze reviews each finished
+game in it, as described at the end. With --pos, it analyzes a position.
 
 Analyze searches position POS, whose roll must have been made (its dice
 field holds the faces), and prints what the search found:
@@ -43,13 +47,56 @@ the engine protocol.
 
 Flags:
 	--rules NAME    the preset (default chaturaji)
-	--pos POS       the position (required)
+	--pos POS       the position
 	--movetime D    the time to search (default 1s; without it, --nodes alone
 	                limits the search)
 	--nodes N       the nodes to search at most
 	--player SPEC   the searching player (default strong)
 	--seed N        the player's seed (default 1)
 	--json          print one JSON object
+	--all           with RECORD, list every decision, not only the marked ones
+
+Reviewing a game. For each decision of the game, in order, the player
+searches the position twice (once if the action played is the one it finds
+best): for the best action, and with the action played as the only one at
+the root. What the played action loses is the deciding seat's expected final
+score with the best action less its expected final score with the action
+played, in points (0 if negative: the two searches may disagree by a
+little). A loss of 1.5 points or more is an inaccuracy (?!), 2.5 or more a
+mistake (?), 4 or more a blunder (??): a pawn scores 1 point and a king 5,
+so a king capture missed for a pawn, or a king left to be taken, is a
+blunder (package review says how the thresholds were chosen). A
+forced decision (one legal action) is searched with an eighth of the budget
+and never marked. The turning points are the five events where a seat's
+expected score swung most, by 3 points or more: an action (the deciding
+seat's search before it and after it, for the seat that moved most), or a
+roll (the rolling seat's own expected score at its first decision after
+the roll, against its own after its previous decision: the dice and the
+other seats' play between). Each search sees the other seats play
+against the seat it searches for, so only one seat's view is compared.
+
+Each search's budget is --nodes (default 50000) or --movetime, or both;
+with nodes alone the review is the same each time it runs. On a terminal a
+progress bar counts the decisions on standard error. The game must be over.
+For each game it prints a summary, the marked decisions (every one with
+--all), each with its turn, seat, the action played and its mark, the best
+action, the loss and the seat's expected score before and after; then the
+turning points:
+
+	game 1: 42 decisions judged by strong (50000 nodes a search) in 1.5s
+	marked: South 2 ?? 0 ? 0 ?!, West 1 ?? 0 ? 1 ?!, North 3 ?? 1 ? 1 ?!, ...
+	turn   3  North  e7e6 ?     best e8d7      loss  3.07  24.18 -> 21.11
+	turn  34  West   c2b2 ??    best c2c6      loss 22.12  54.00 -> 31.88
+	turning points:
+	turn  34  West's action c2b2: North +28.38
+	turn  42  West's roll 5, and the play since its last decision: West +24.33
+
+With --json it prints one JSON object a game, as POST /web/review answers
+(docs/api.md): {"rules", "seats", "decisions": [{"turn", "seat",
+"played", "best", "forced", "before", "after", "loss", "class", "mark",
+"withheld"}], "turning": [{"decision", "turn", "roll", "seat", "delta"}],
+"complete", "total", "nodes", "elapsed_ms"}, the expected scores in the
+order of "seats" ("withheld" is always false here).
 `
 
 func runAnalyze(e *env, args []string) error {
@@ -61,11 +108,21 @@ func runAnalyze(e *env, args []string) error {
 	spec := fs.String("player", "strong", "the player `SPEC`")
 	seed := fs.Uint64("seed", 1, "the player's seed")
 	asJSON := fs.Bool("json", false, "print JSON")
+	all := fs.Bool("all", false, "list every decision")
 	if err := parseFlags(e, fs, analyzeHelp, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	switch {
+	case fs.NArg() > 1:
+		return usageError("want one RECORD file, got %d arguments", fs.NArg())
+	case fs.NArg() == 1 && *pos != "":
+		return usageError("give --pos POS or a RECORD file, not both")
+	case fs.NArg() == 1:
+		return reviewGames(e, fs, fs.Arg(0), *spec, *seed, *movetime, *nodes, *all, *asJSON)
+	case *pos == "":
+		return usageError("want --pos POS or a RECORD file")
+	case *all:
+		return usageError("--all lists the decisions of a RECORD")
 	}
 	budget, err := budgetFlags(fs, *movetime, *nodes)
 	if err != nil {
@@ -85,17 +142,11 @@ func runAnalyze(e *env, args []string) error {
 	case p.AwaitingRoll():
 		return awaitingRoll(p)
 	}
-	player, err := match.NewPlayer(*spec, *seed)
+	an, closePlayer, err := analyzer(*spec, *seed)
 	if err != nil {
-		return usageError("--player: %s", strings.TrimPrefix(err.Error(), "ai: "))
+		return err
 	}
-	if c, ok := player.(interface{ Close() error }); ok {
-		defer c.Close()
-	}
-	an, ok := player.(ai.Analyzer)
-	if !ok {
-		return usageError("--player %s does not search: want strong, brs, paranoid, mcts, a level or cmd:PROGRAM", *spec)
-	}
+	defer closePlayer()
 	a, err := an.Analyze(context.Background(), p, budget)
 	if err != nil {
 		return err
@@ -117,6 +168,25 @@ func runAnalyze(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "depth:     %d\n", a.Depth)
 	fmt.Fprintf(e.stdout, "time:      %v\n", a.Elapsed.Round(time.Millisecond))
 	return nil
+}
+
+// analyzer returns the searching player of --player and a function that
+// lets it go (an outside engine's process).
+func analyzer(spec string, seed uint64) (ai.Analyzer, func(), error) {
+	player, err := match.NewPlayer(spec, seed)
+	if err != nil {
+		return nil, nil, usageError("--player: %s", strings.TrimPrefix(err.Error(), "ai: "))
+	}
+	closePlayer := func() {}
+	if c, ok := player.(interface{ Close() error }); ok {
+		closePlayer = func() { c.Close() }
+	}
+	an, ok := player.(ai.Analyzer)
+	if !ok {
+		closePlayer()
+		return nil, nil, usageError("--player %s does not search: want strong, brs, paranoid, mcts, a level or cmd:PROGRAM", spec)
+	}
+	return an, closePlayer, nil
 }
 
 func printAnalysisJSON(e *env, pr *rules.Preset, a ai.Analysis) error {

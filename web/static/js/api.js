@@ -48,6 +48,14 @@
  *   seats: RematchSeat[], new?: string, you?: string, seat?: string, token?: string}} Rematch
  * @typedef {{best: string, line: string[], expected: number[], depth: number, nodes: number,
  *   elapsed_ms: number}} Analysis
+ * @typedef {{turn: number, seat: string, played: string, best: string, forced: boolean,
+ *   before: number[], after: number[], loss: number, class: string, mark: string, withheld: boolean}} ReviewEntry
+ *   one judged decision: before and after are the expected final scores in
+ *   seat order with the best action and with the one played; loss is what
+ *   the played action cost the seat that decided; withheld: not searched
+ * @typedef {{decision: number, turn: number, roll: boolean, seat: string, delta: number}} TurningPoint
+ * @typedef {{rules: string, seats: string[], decisions: ReviewEntry[], turning: TurningPoint[],
+ *   complete: boolean, total: number, nodes: number, elapsed_ms: number}} GameReview
  */
 
 /** ApiError is a refused request, with the server's code and message. */
@@ -246,6 +254,16 @@ export async function recordText(id) {
  */
 export function analyze(rules, pos, movetimeMS, signal) {
   return request('POST', '/web/analyze', { rules, pos, movetime_ms: movetimeMS }, { signal });
+}
+
+/**
+ * review asks the server to judge every decision of a finished game.
+ * @param {string} record the game's record
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<GameReview>}
+ */
+export function review(record, signal) {
+  return request('POST', '/web/review', { record }, { signal });
 }
 
 const tokenKey = (/** @type {string} */ id) => `chaturaji.tokens.${id}`;

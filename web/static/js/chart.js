@@ -2,15 +2,26 @@
 // The score chart: every seat's score along the game, one line per army in
 // its colour, ending in the army's token (its shape tells the armies apart
 // without colour) and its final number. The replay marks the step it shows
-// and jumps to the step under a click.
+// and jumps to the step under a click. The same chart, in its expected
+// mode, draws a game's review: each seat's expected final score along the
+// game as straight lines from point to point (the scores themselves move
+// in steps), each line through its own points only, with a dot at each
+// marked decision.
 
 import { s, replace } from './dom.js';
 import { armies, armyBadge } from './pieces.js';
 
 /**
- * @typedef {{step: number, scores: number[]}} ScorePoint
+ * @typedef {{step: number, scores: (number|null)[]}} ScorePoint
  *   step: the replay step (or event number) after which the seats had
- *   these scores, in seat order
+ *   these scores, in seat order; in the expected mode a seat's null is no
+ *   point of its line
+ * @typedef {{step: number, seat: number, value: number, cls: string, title: string}} ChartMark
+ *   a dot on seat's line (its index in seat order) at step and value; cls
+ *   names its kind ("blunder", ...), title says what it is
+ * @typedef {{expected?: boolean, label?: string}} ChartOptions
+ *   expected: lines from point to point, the values to one decimal;
+ *   label: what the chart shows, for its accessible name
  */
 
 /** The drawing's size in SVG units, and its plot area. */
@@ -22,29 +33,45 @@ export class ScoreChart {
    * @param {HTMLElement} host
    * @param {import('./api.js').Preset} preset
    * @param {(step: number) => void} [onPick] a click picks the step under it
+   * @param {ChartOptions} [opts]
    */
-  constructor(host, preset, onPick) {
+  constructor(host, preset, onPick, opts = {}) {
     this.host = host;
     this.preset = preset;
     this.onPick = onPick;
+    this.expected = !!opts.expected;
+    this.label = opts.label || 'Scores along the game';
   }
 
   /**
    * render draws the scores; `current` is the step to mark, -1 for none.
-   * Points come in step order; the chart spans steps 0 to the last point's.
+   * Points come in step order; the chart spans steps 0 to the last point's
+   * (or to `span`, if given and larger: a review still short of the end).
    * @param {ScorePoint[]} points
    * @param {number} [current]
+   * @param {ChartMark[]} [marks]
+   * @param {number} [span]
    */
-  render(points, current = -1) {
+  render(points, current = -1, marks = [], span = 0) {
     const seats = this.preset.seats;
     if (points.length === 0) {
       replace(this.host);
       return;
     }
     const last = points[points.length - 1];
-    const top = Math.max(10, ...points.flatMap((p) => p.scores));
+    const top = Math.max(10, ...points.flatMap((p) => p.scores.filter((v) => typeof v === 'number')));
+    /** @type {number[]} each seat's value at the end: its last point's */
+    const end = seats.map((_, i) => {
+      if (!this.expected) return last.scores[i] ?? 0;
+      for (let j = points.length - 1; j >= 0; j--) {
+        const v = points[j].scores[i];
+        if (typeof v === 'number') return v;
+      }
+      return 0;
+    });
     const max = Math.ceil(top / 10) * 10; // the top gridline, a round number
-    const span = Math.max(1, last.step);
+    span = Math.max(1, last.step, span);
+    const num = (/** @type {number} */ v) => this.expected ? v.toFixed(1) : String(v);
     const x = (/** @type {number} */ step) => plot.left + (plot.right - plot.left) * step / span;
     const y = (/** @type {number} */ score) => plot.bottom - (plot.bottom - plot.top) * score / max;
 
@@ -56,13 +83,18 @@ export class ScoreChart {
 
     const lines = seats.map((seat, i) => {
       let d = `M${x(0)} ${y(0)}`;
-      let prev = 0;
-      for (const p of points) {
-        const v = p.scores[i] ?? prev;
-        if (v !== prev) d += ` H${x(p.step)} V${y(v)}`;
-        prev = v;
+      if (this.expected) {
+        const own = points.filter((p) => typeof p.scores[i] === 'number');
+        d = own.map((p, j) => `${j ? 'L' : 'M'}${x(p.step)} ${y(Math.max(0, p.scores[i] ?? 0))}`).join(' ');
+      } else {
+        let prev = 0;
+        for (const p of points) {
+          const v = p.scores[i] ?? prev;
+          if (v !== prev) d += ` H${x(p.step)} V${y(v)}`;
+          prev = v;
+        }
+        d += ` H${x(last.step)}`;
       }
-      d += ` H${x(last.step)}`;
       // The army's dark edge under its colour, so that yellow shows on cream.
       return s('g', { class: 'score-line', 'data-seat': seat.seat },
         s('path', { class: 'score-edge', d, stroke: armies[seat.letter].stroke }),
@@ -73,8 +105,8 @@ export class ScoreChart {
     // keep the order of the scores.
     const at = /** @type {number[]} */ ([]);
     let above = Infinity; // the y of the label placed last
-    for (const i of seats.map((_, i) => i).sort((a, b) => (last.scores[a] ?? 0) - (last.scores[b] ?? 0))) {
-      at[i] = Math.min(y(last.scores[i] ?? 0), above - 12);
+    for (const i of seats.map((_, i) => i).sort((a, b) => end[a] - end[b])) {
+      at[i] = Math.min(y(Math.max(0, end[i])), above - 12);
       above = at[i];
     }
     const ends = seats.map((seat, i) => {
@@ -82,17 +114,21 @@ export class ScoreChart {
       badge.setAttribute('x', String(plot.right + 3));
       badge.setAttribute('y', String(at[i] - 6));
       return s('g', { class: 'chart-end', 'data-seat': seat.seat }, badge,
-        s('text', { x: plot.right + 17, y: at[i] + 4 }, String(last.scores[i] ?? 0)));
+        s('text', { x: plot.right + 17, y: at[i] + 4 }, num(end[i])));
     });
+    const dots = marks.map((m) => s('circle', {
+      class: ['chart-mark', m.cls], 'data-step': m.step, 'data-seat': seats[m.seat] ? seats[m.seat].seat : '',
+      cx: x(m.step), cy: y(Math.max(0, m.value)), r: 3.5, fill: seats[m.seat] ? armies[seats[m.seat].letter].fill : 'currentColor',
+    }, s('title', {}, m.title)));
     const mark = current >= 0
       ? s('line', { class: 'chart-current', x1: x(current), x2: x(current), y1: plot.top, y2: plot.bottom })
       : null;
 
-    const words = seats.map((seat, i) => `${seat.seat} ${last.scores[i] ?? 0}`).join(', ');
+    const words = seats.map((seat, i) => `${seat.seat} ${num(end[i])}`).join(', ');
     const svg = s('svg', {
       class: ['score-chart', this.onPick && 'pickable'], viewBox: `0 0 ${W} ${H}`, role: 'img',
-      'aria-label': `Scores along the game; at the end: ${words}`, 'data-steps': span,
-    }, ...grid, axis, ...lines, ...ends, mark);
+      'aria-label': `${this.label}; at the end: ${words}`, 'data-steps': span,
+    }, ...grid, axis, ...lines, ...dots, ...ends, mark);
     if (this.onPick) {
       const pick = this.onPick;
       svg.addEventListener('click', (ev) => {

@@ -16,6 +16,9 @@ import { Names, marks, moveText } from './effects.js';
  *   text: the action in notation; event: the action's event (its captures,
  *   gains, reason); decider: the colour letter of the seat that decided it,
  *   if not the line's
+ * @typedef {{mark: string, cls: string, title: string}} MoveMark
+ *   a review's judgement of an action: its mark ("??", "?", "?!"), its
+ *   class ("blunder", "mistake", "inaccuracy") and what it lost, in words
  * @typedef {{seat: string, roll: string, actions: ActionItem[], step: number, note?: string}} TurnLine
  *   seat: colour letter; step: the replay step of the roll (or first action);
  *   note: a line that is no seat's turn (martian's roll-off, a bot taking
@@ -71,14 +74,19 @@ export class MoveList {
     /** @type {Record<string,string>} seat name by letter */
     this.names = Object.fromEntries(preset.seats.map((s) => [s.letter, s.seat]));
     this.words = new Names(preset);
+    /** @type {Map<number, MoveMark>} */
+    this.marks = new Map();
   }
 
   /**
-   * render lists the turns; `current` is the step shown, -1 for the latest.
+   * render lists the turns; `current` is the step shown, -1 for the latest;
+   * `marks` are a review's marks of the actions, by step.
    * @param {TurnLine[]} turns
    * @param {number} [current]
+   * @param {Map<number, MoveMark>} [marks]
    */
-  render(turns, current = -1) {
+  render(turns, current = -1, marks = new Map()) {
+    this.marks = marks;
     let n = 0; // turns numbered as the record numbers its turn groups: notes aside
     const items = turns.map((t) => {
       if (t.note) {
@@ -125,12 +133,15 @@ export class MoveList {
     const text = e ? moveText(e) : a.text;
     const cls = ['move-act', a.step === current && 'current', e && (e.captures || []).length > 0 && 'capture', e && (e.by === 'auto' || e.by === 'timeout') && 'auto'];
     const act = this.onPick
-      ? h('button', { type: 'button', class: cls, 'data-action': a.text, onclick: () => this.onPick && this.onPick(a.step) }, text)
+      ? h('button', { type: 'button', class: cls, 'data-action': a.text, 'data-step': a.step, onclick: () => this.onPick && this.onPick(a.step) }, text)
       : h('span', { class: cls, 'data-action': a.text }, text);
+    const m = this.marks && this.marks.get(a.step);
+    const judged = m ? h('span', { class: `move-mark ${m.cls}`, 'data-class': m.cls, 'data-step': a.step, title: m.title },
+      m.mark, h('span', { class: 'sr-only' }, ` ${m.title}`)) : null;
     const by = a.decider
       ? h('span', { class: 'move-by', title: `decided by ${this.names[a.decider] || a.decider}` }, armyBadge(a.decider, 12), h('span', { class: 'sr-only' }, `${this.names[a.decider] || a.decider} decides: `))
       : null;
-    return h('span', { class: 'move-item' }, by, act, ...(e ? marks(this.words, e) : []));
+    return h('span', { class: 'move-item' }, by, act, judged, ...(e ? marks(this.words, e) : []));
   }
 }
 

@@ -1,6 +1,8 @@
 // @ts-check
 // The replay viewer: a game step by step (buttons, slider, arrow keys),
-// with the dice, the scores, the move list, analysis on request, the
+// with the dice, the scores, the move list, analysis on request (the
+// position's expected scores and best move, and a review of the whole
+// game: marks on the moves and the expected scores along it), the
 // revealed seed, a check of every roll against it, and the record.
 
 import * as api from './api.js';
@@ -13,6 +15,7 @@ import { Trays, addCaptures } from './captures.js';
 import { Names, said } from './effects.js';
 import { ScoreChart } from './chart.js';
 import { Analysis } from './analysis.js';
+import { GameReview } from './review.js';
 import { armyBadge, paint, pieceKey } from './pieces.js';
 import { parsePosition, parseAction, parseExtra, seatStatus } from './position.js';
 import { rollOffText } from './decisions.js';
@@ -94,6 +97,7 @@ class Replay {
     this.trays = new Trays(byId('captures'), preset);
     this.words = new Names(preset);
     this.analysis = new Analysis(byId('evalbar'), preset);
+    this.review = new GameReview(byId('review-panel'), preset, id, (s) => this.go(s));
     /** @type {ScoreChart|null} the scores along the game, in points presets */
     this.chart = null;
     if (preset.goal === 'points') {
@@ -118,7 +122,11 @@ class Replay {
     view.value = this.view;
     view.addEventListener('change', () => { this.view = view.value; this.draw(); });
     const toggle = /** @type {HTMLInputElement} */ (byId('analysis-toggle'));
-    toggle.addEventListener('change', () => { this.analysis.show(toggle.checked); this.draw(); });
+    toggle.addEventListener('change', () => {
+      this.analysis.show(toggle.checked);
+      this.review.show(toggle.checked, this.steps, () => this.draw());
+      this.draw();
+    });
 
     byId('seed-hash').textContent = st.seed_hash;
     byId('seed').textContent = st.seed || (st.status === 'live' ? '(secret until the game ends)' : '');
@@ -225,7 +233,8 @@ class Replay {
       toAct: e.to_act || '', frozen: status.frozen, out: status.out, held: new Set(), deadline: '', over: !!atEnd,
       team: status.team, commands: status.commands,
     });
-    this.moves.render(this.turns, this.step);
+    this.moves.render(this.turns, this.step, this.review.on ? this.review.marks : undefined);
+    this.review.render(this.step);
     this.trays.render(taken);
     if (this.chart) this.chart.render(this.points, this.step);
     /** @type {HTMLInputElement} */ (byId('slider')).value = String(this.step);
@@ -238,8 +247,11 @@ class Replay {
       atEnd && this.end ? ` — game over: ${this.end.end}` : '',
       detail ? h('span', { class: 'turn-last', id: 'turn-last' }, detail) : null);
     document.body.dataset.step = String(this.step);
+    // Drawn again once the analysis comes, for its hint: only if it was not
+    // in yet, or a position without a move to hint (a pass, the game's
+    // end) would draw itself again without end.
     if (this.analysis.on) this.analysis.update(e.position).then(() => {
-      if (this.steps[this.step] === e && !hint && this.analysis.cache.get(e.position)) this.draw();
+      if (this.steps[this.step] === e && !cached && this.analysis.cache.get(e.position)) this.draw();
     });
   }
 
