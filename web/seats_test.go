@@ -64,12 +64,13 @@ func youAre(t *testing.T, p *webtest.Page, seats string) {
 func TestFriendsSeatIsTheirs(t *testing.T) {
 	site := newSite(t)
 	host, friend := newPage(t, 1280, 900, false), newPage(t, 1280, 900, false)
-	// Four seconds a decision (an option the form does not have, for a
-	// short test), passing when out of time.
+	// Eight seconds a decision (an option the form does not have, for a
+	// short test, long enough for a busy machine's pages to see West's
+	// turn before it runs out), passing when out of time.
 	id, link := hostGame(t, site, host, `
 		const time = document.querySelector('#time');
-		time.append(new Option('4 s a move', '4000'));
-		set('#time', '4000');
+		time.append(new Option('8 s a move', '8000'));
+		set('#time', '8000');
 		set('#timeout', 'pass');`)
 	if got := heldSeats(t, host, id); got != "South" {
 		t.Errorf("the creator's browser holds %q, want South alone", got)
@@ -81,8 +82,30 @@ func TestFriendsSeatIsTheirs(t *testing.T) {
 	}
 
 	// South, the creator, lets its time run out; the turn comes to West.
-	must(t, host.Wait(`document.body.dataset.toAct === 'West'`, 20*time.Second))
-	must(t, friend.Wait(`document.body.dataset.toAct === 'West' && (`+myTurn+`)`, 5*time.Second))
+	// A West that cannot move with its roll passes at once: wait for a
+	// round in which it can.
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st, err := site.State(id)
+		must(t, err)
+		if st.ToAct == "West" && len(st.Actions) > 0 {
+			break
+		}
+		if st.Result != "" || time.Now().After(deadline) {
+			t.Fatalf("West never had a move to make: %+v", st)
+		}
+	}
+	for _, p := range []struct {
+		page *webtest.Page
+		cond string
+	}{
+		{host, `document.body.dataset.toAct === 'West'`},
+		{friend, `document.body.dataset.toAct === 'West' && (` + myTurn + `)`},
+	} {
+		if err := p.page.Wait(p.cond, 7*time.Second); err != nil {
+			st, _ := site.State(id)
+			t.Fatalf("%v\nthe game: %+v\n%s", err, st, p.page.Describe())
+		}
+	}
 	if eval[string](t, host, `document.body.dataset.toAct`) != "West" {
 		t.Skip("West's decision ended before the creator's page was looked at")
 	}
@@ -283,7 +306,7 @@ func TestResignAndAbort(t *testing.T) {
 	}
 	must(t, p.ClickElement("#resign"))
 	clickConfirm(t, p, "confirm-resign", true)
-	must(t, p.Wait(`document.querySelector('#seats .seat[data-seat="South"]').textContent.includes('bot')`, 10*time.Second))
+	must(t, p.Wait(`document.querySelector('#seats .seat[data-seat="South"]').textContent.includes('bot')`, 30*time.Second))
 	st, err := site.State(c.ID)
 	must(t, err)
 	if st.Seats[0].Player == "human" {
