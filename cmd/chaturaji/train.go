@@ -51,8 +51,9 @@ from the same flags) and does the rest: an interrupted run goes on where it
 stopped. On a terminal a progress bar with the loss shows on standard
 error.
 
-The shipped weights (ai/nn/weights/NAME.nnw) and the commands that made
-them are listed in docs/strength.md, "The learned evaluation". After new
+The defaults are the settings of the shipped weights
+(ai/nn/weights/NAME.nnw), made with --seed 13; docs/strength.md, "The
+learned evaluation", lists the commands and what they measured. After new
 weights are shipped, the golden values of their test are made again with
 'go test ./ai/nn -run Golden -update'.
 
@@ -60,14 +61,14 @@ Flags:
 	--rules NAME    the preset (default chaturaji; four seats)
 	--seed S        the seed (required)
 	--out FILE      the weights file to write (required)
-	--games N       self-play games (default 2000)
+	--games N       self-play games (default 10000)
 	--player SPEC   the search player that plays them (default strong?eval=hand)
-	--nodes N       its nodes a decision (default 1000)
+	--nodes N       its nodes a decision (default 1500)
 	--random X      the chance of a random action (default 0.05)
 	--lambda X      the final scores' weight in the target (default 0.5)
-	--hidden1 N     the first hidden layer's units (default 64)
+	--hidden1 N     the first hidden layer's units (default 32)
 	--hidden2 N     the second's (default 16)
-	--epochs N      passes over the games (default 8)
+	--epochs N      passes over the games (default 15)
 	--batch N       examples a step (default 256)
 	--rate X        Adam's step size (default 0.001)
 	--workers K     games played at once (default 2)
@@ -80,14 +81,14 @@ func runTrain(e *env, args []string) error {
 	seedFlag := fs.String("seed", "", "the seed `S`")
 	out := fs.String("out", "", "the weights `FILE`")
 	cfg := learn.Config{}
-	fs.IntVar(&cfg.Games, "games", 2000, "self-play games")
+	fs.IntVar(&cfg.Games, "games", 10000, "self-play games")
 	fs.StringVar(&cfg.Player, "player", "strong?eval=hand", "the player `SPEC`")
-	fs.Int64Var(&cfg.Nodes, "nodes", 1000, "nodes a decision")
+	fs.Int64Var(&cfg.Nodes, "nodes", 1500, "nodes a decision")
 	fs.Float64Var(&cfg.Random, "random", 0.05, "the chance of a random action")
 	fs.Float64Var(&cfg.Lambda, "lambda", 0.5, "the final scores' weight")
-	fs.IntVar(&cfg.Hidden1, "hidden1", 64, "first hidden layer")
+	fs.IntVar(&cfg.Hidden1, "hidden1", 32, "first hidden layer")
 	fs.IntVar(&cfg.Hidden2, "hidden2", 16, "second hidden layer")
-	fs.IntVar(&cfg.Epochs, "epochs", 8, "epochs")
+	fs.IntVar(&cfg.Epochs, "epochs", 15, "epochs")
 	fs.IntVar(&cfg.Batch, "batch", 256, "examples a step")
 	fs.Float64Var(&cfg.Rate, "rate", 0.001, "Adam's step size")
 	fs.IntVar(&cfg.Workers, "workers", 2, "games played at once")
