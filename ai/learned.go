@@ -30,9 +30,10 @@ const (
 // evaluation"). It is empty: no SPRT has accepted it yet.
 var LearnedByDefault = map[string]bool{}
 
-// learned is the learned evaluation; finished games and any position the
-// network has no say in are left to the hand-written evaluator, which
-// knows the final scores exactly.
+// learned is the learned evaluation: the network's estimate or, for a
+// residual network, the hand-written evaluation corrected by the network.
+// Finished games are left to the hand-written evaluator, which knows the
+// final scores exactly.
 type learned struct {
 	net  *nn.Net
 	hand *evaluator
@@ -44,7 +45,11 @@ func (l *learned) utility(p *rules.Position) Utility {
 	if p.Finished() {
 		return l.hand.utility(p)
 	}
-	u := Utility(l.net.Value(p))
+	var base [rules.NumSeats]float64
+	if l.net.Residual {
+		base = l.hand.utility(p)
+	}
+	u := Utility(l.net.Value(p, &base))
 	for i, x := range u {
 		u[i] = min(max(x, 0), valueBound/2)
 	}

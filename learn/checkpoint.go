@@ -21,8 +21,8 @@ type checkpoint struct {
 
 // settings names everything in cfg that shapes the weights.
 func (cfg *Config) settings() string {
-	return fmt.Sprintf("%s seed %s games %d player %s nodes %d random %g lambda %g hidden %d,%d epochs %d batch %d rate %g",
-		cfg.Preset.Name, cfg.Seed, cfg.Games, cfg.Player, cfg.Nodes, cfg.Random, cfg.Lambda, cfg.Hidden1, cfg.Hidden2, cfg.Epochs, cfg.Batch, cfg.Rate)
+	return fmt.Sprintf("%s seed %s games %d player %s nodes %d random %g lambda %g residual %v hidden %d,%d epochs %d batch %d rate %g",
+		cfg.Preset.Name, cfg.Seed, cfg.Games, cfg.Player, cfg.Nodes, cfg.Random, cfg.Lambda, cfg.Residual, cfg.Hidden1, cfg.Hidden2, cfg.Epochs, cfg.Batch, cfg.Rate)
 }
 
 // saveCheckpoint writes the state after epoch epochs to path, through a

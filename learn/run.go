@@ -31,6 +31,9 @@ type Config struct {
 	// Lambda weighs the final scores in the target; the search's estimate
 	// gets 1-Lambda.
 	Lambda float64
+	// Residual trains a network that corrects the hand-written
+	// evaluation (nn.Net.Residual) rather than one that stands alone.
+	Residual bool
 	// Hidden1 and Hidden2 are the network's hidden widths.
 	Hidden1, Hidden2 int
 	// Epochs passes over the training games, in minibatches of Batch
@@ -98,7 +101,7 @@ func Run(ctx context.Context, cfg Config, files Files, resume bool, rep Reporter
 		return nil, err
 	}
 	start := time.Now()
-	train, valid, err := examples(cfg.Preset, games, cfg.Lambda)
+	train, valid, err := examples(cfg.Preset, games, cfg.Lambda, cfg.Residual)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +225,7 @@ func subSeed(seed rules.Seed, use string, i uint64) [32]byte {
 // uniform, of a size that keeps each layer's sums near 1.
 func initNet(cfg *Config) *nn.Net {
 	net, _ := nn.New(cfg.Hidden1, cfg.Hidden2)
-	net.Preset, net.Note, net.Scale = cfg.Preset.Name, cfg.Note, outScale
+	net.Preset, net.Note, net.Scale, net.Residual = cfg.Preset.Name, cfg.Note, outScale, cfg.Residual
 	rng := rand.New(rand.NewChaCha8(subSeed(cfg.Seed, "init", 0)))
 	fill := func(w []float32, bound float64) {
 		for i := range w {
@@ -255,7 +258,11 @@ func startState(cfg *Config, path string, resume bool) (*nn.Net, *Adam, int, err
 // examples turns the games' samples into training and held-out examples:
 // each sample gives its rolled position and, where the dice are rolled, the
 // same position before the roll, which is what the searches evaluate most.
-func examples(pr *rules.Preset, games [][]Sample, lambda float64) (train, valid []example, err error) {
+// The target is the blend of the final scores and the search's estimate,
+// less the scores or, for a residual network, less the hand-written
+// evaluation.
+func examples(pr *rules.Preset, games [][]Sample, lambda float64, residual bool) (train, valid []example, err error) {
+	hand := ai.Evaluation(pr, ai.EvalHand)
 	var in nn.Input
 	var arena []uint16
 	keep := func(fs []uint16) []uint16 {
@@ -277,18 +284,27 @@ func examples(pr *rules.Preset, games [][]Sample, lambda float64) (train, valid 
 			if err != nil {
 				return nil, nil, fmt.Errorf("learn: game %d: %v", i, err)
 			}
-			var target [nn.NumOutputs]float32
-			mover := p.Seat()
-			for _, seat := range pr.Seats() {
-				v := lambda*s.Final[seat] + (1-lambda)*s.Search[seat]
-				target[nn.Relative(mover, seat)] = float32(v - float64(p.Score(seat)))
-			}
-			nn.Encode(p, &in)
-			*dst = append(*dst, example{features: keep(in.Features()), dense: in.Dense, target: target})
-			if pr.Die != nil && !p.AwaitingRoll() {
-				p.ClearRoll()
+			for {
+				var target [nn.NumOutputs]float32
+				var base ai.Utility
+				if residual {
+					base = hand(p)
+				} else {
+					for _, seat := range pr.Seats() {
+						base[seat] = float64(p.Score(seat))
+					}
+				}
+				mover := p.Seat()
+				for _, seat := range pr.Seats() {
+					v := lambda*s.Final[seat] + (1-lambda)*s.Search[seat]
+					target[nn.Relative(mover, seat)] = float32(v - base[seat])
+				}
 				nn.Encode(p, &in)
 				*dst = append(*dst, example{features: keep(in.Features()), dense: in.Dense, target: target})
+				if pr.Die == nil || p.AwaitingRoll() {
+					break
+				}
+				p.ClearRoll()
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 // The weights file, all numbers little-endian:
 //
 //	magic    "chaturaji-nn" and a version byte (1)
+//	flags    a byte: 1 for a residual network, else 0
 //	preset   uint16 length, then the name's bytes
 //	note     uint16 length, then the note's bytes (UTF-8)
 //	sizes    uint32 inputs, hidden1, hidden2, outputs
@@ -34,7 +35,10 @@ func (n *Net) MarshalBinary() ([]byte, error) {
 	if len(n.Preset) > maxName || len(n.Note) > maxNote {
 		return nil, errors.New("nn: preset name or note too long")
 	}
-	b := append([]byte(magic), version)
+	b := append([]byte(magic), version, 0)
+	if n.Residual {
+		b[len(b)-1] = 1
+	}
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(n.Preset)))
 	b = append(b, n.Preset...)
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(n.Note)))
@@ -62,6 +66,10 @@ func Parse(data []byte) (*Net, error) {
 	if v := r.next(1); len(v) == 1 && v[0] != version {
 		return nil, fmt.Errorf("nn: weights file version %d, want %d", v[0], version)
 	}
+	flags := r.next(1)
+	if len(flags) == 1 && flags[0] > 1 {
+		return nil, fmt.Errorf("nn: unknown flags %#x", flags[0])
+	}
 	preset := string(r.next(int(r.u16())))
 	note := string(r.next(int(r.u16())))
 	inputs, h1, h2, outputs := r.u32(), r.u32(), r.u32(), r.u32()
@@ -85,7 +93,7 @@ func Parse(data []byte) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.Preset, n.Note, n.Scale = preset, note, scale
+	n.Preset, n.Note, n.Scale, n.Residual = preset, note, scale, flags[0] == 1
 	for _, ps := range n.Params() {
 		for i := range ps {
 			ps[i] = math.Float32frombits(r.u32())

@@ -22,13 +22,13 @@ func marshal(t testing.TB, n *nn.Net) []byte {
 
 func TestWeightsRoundTrip(t *testing.T) {
 	n := randomNet(16, 4, 9)
-	n.Preset, n.Note = "chaturaji", "chaturaji train --seed 1"
+	n.Preset, n.Note, n.Residual = "chaturaji", "chaturaji train --seed 1", true
 	b := marshal(t, n)
 	m, err := nn.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Preset != n.Preset || m.Note != n.Note || m.Hidden1 != 16 || m.Hidden2 != 4 || m.Scale != n.Scale {
+	if m.Preset != n.Preset || m.Note != n.Note || m.Hidden1 != 16 || m.Hidden2 != 4 || m.Scale != n.Scale || !m.Residual {
 		t.Fatalf("header: got %q %q %d %d %v", m.Preset, m.Note, m.Hidden1, m.Hidden2, m.Scale)
 	}
 	if !bytes.Equal(marshal(t, m), b) {
@@ -44,8 +44,9 @@ func reseal(b []byte) []byte {
 
 func TestParseRefuses(t *testing.T) {
 	good := marshal(t, tinyNet(t))
-	// The sizes start after the magic, the version and two empty strings.
-	sizes := len("chaturaji-nn") + 1 + 2 + 2
+	// The sizes start after the magic, the version, the flags and two
+	// empty strings.
+	sizes := len("chaturaji-nn") + 1 + 1 + 2 + 2
 	weights := sizes + 16 + 4
 	for _, c := range []struct {
 		name string
@@ -55,6 +56,7 @@ func TestParseRefuses(t *testing.T) {
 		{"empty", func() []byte { return nil }, "not a weights file"},
 		{"another magic", func() []byte { b := bytes.Clone(good); b[0] = 'x'; return b }, "not a weights file"},
 		{"a later version", func() []byte { b := bytes.Clone(good); b[12] = 2; return b }, "version 2"},
+		{"unknown flags", func() []byte { b := bytes.Clone(good); b[13] = 2; return reseal(b) }, "flags"},
 		{"cut in the header", func() []byte { return good[:sizes+3] }, "cut short"},
 		{"cut in the weights", func() []byte { return good[:len(good)-9] }, "want"},
 		{"a byte too many", func() []byte { return append(bytes.Clone(good), 0) }, "want"},

@@ -15,6 +15,9 @@ import (
 	"github.com/chaturaji/chaturaji/rules"
 )
 
+// The golden values are the shipped networks' outputs, by seat, in
+// positions of a random game.
+
 // update rewrites testdata/golden.txt from the shipped weights: run
 // `go test ./ai/nn -run Golden -update` after shipping new weights, and
 // only then.
@@ -72,7 +75,7 @@ func TestGolden(t *testing.T) {
 		pr, _ := rules.Lookup(name)
 		n := nn.ForPreset(name)
 		for _, p := range goldenPositions(pr) {
-			v := n.Value(p)
+			v := n.Outputs(p)
 			fmt.Fprintf(&got, "%s\t%s\t%.4f %.4f %.4f %.4f\n", name, p, v[0], v[1], v[2], v[3])
 		}
 	}
@@ -107,7 +110,7 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := n.Value(p)
+		v := n.Outputs(p)
 		for i, s := range strings.Fields(fields[2]) {
 			want, err := strconv.ParseFloat(s, 64)
 			if err != nil {

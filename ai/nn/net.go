@@ -28,6 +28,11 @@ type Net struct {
 	Hidden1, Hidden2 int
 	// Scale turns the outputs into points.
 	Scale float32
+	// Residual says what the outputs are: corrections to another
+	// evaluation's estimate of the final scores (the hand-written one of
+	// package ai, which the caller gives Value), rather than gains over the
+	// scores.
+	Residual bool
 	// W1 holds the first layer's weights by input: input j's column is
 	// W1[j*Hidden1 : (j+1)*Hidden1]. B1 is its bias.
 	W1, B1 []float32
@@ -162,24 +167,38 @@ func (n *Net) Forward(in *Input) [NumOutputs]float32 {
 	return n.Output(&a)
 }
 
-// Value estimates each seat's final score in p: its score plus the gain
-// the network expects for it, indexed by seat (seats that do not play get
-// 0). A finished game's value is its scores.
-func (n *Net) Value(p *rules.Position) [rules.NumSeats]float64 {
+// Outputs returns the network's outputs for p in points, indexed by seat
+// (seats that do not play get 0).
+func (n *Net) Outputs(p *rules.Position) [rules.NumSeats]float64 {
 	var v [rules.NumSeats]float64
-	seats := p.Preset().Seats()
-	if p.Finished() {
-		for _, s := range seats {
-			v[s] = float64(p.Score(s))
-		}
-		return v
-	}
 	var in Input
 	Encode(p, &in)
 	out := n.Forward(&in)
 	mover := p.Seat()
+	for _, s := range p.Preset().Seats() {
+		v[s] = float64(out[Relative(mover, s)])
+	}
+	return v
+}
+
+// Value estimates each seat's final score in p, indexed by seat: the
+// outputs added to the scores or, for a residual network, to base, the
+// estimate they correct. A finished game's value is its scores.
+func (n *Net) Value(p *rules.Position, base *[rules.NumSeats]float64) [rules.NumSeats]float64 {
+	var v [rules.NumSeats]float64
+	seats := p.Preset().Seats()
 	for _, s := range seats {
-		v[s] = float64(p.Score(s)) + float64(out[Relative(mover, s)])
+		v[s] = float64(p.Score(s))
+	}
+	if p.Finished() {
+		return v
+	}
+	if n.Residual {
+		v = *base
+	}
+	out := n.Outputs(p)
+	for _, s := range seats {
+		v[s] += out[s]
 	}
 	return v
 }

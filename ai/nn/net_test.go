@@ -146,6 +146,26 @@ func TestNewWidths(t *testing.T) {
 	}
 }
 
+func TestValueAddsOutputs(t *testing.T) {
+	n := randomNet(8, 4, 1)
+	p := rules.MustParsePosition(rules.Chaturaji, "yB2yPgE1gHgB/1rBbB3gPgP/1yKyP1gP1bHbK/3yP4/1bP6/8/3bP4/8 y 5 25,11,0,0 5")
+	out := n.Outputs(p)
+	base := [rules.NumSeats]float64{1, 2, 3, 4}
+	for _, c := range []struct {
+		name     string
+		residual bool
+		want     [rules.NumSeats]float64
+	}{
+		{"to the scores", false, [4]float64{25 + out[0], 11 + out[1], out[2], out[3]}},
+		{"to the base of a residual network", true, [4]float64{1 + out[0], 2 + out[1], 3 + out[2], 4 + out[3]}},
+	} {
+		n.Residual = c.residual
+		if got := n.Value(p, &base); got != c.want {
+			t.Errorf("%s: Value = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 func TestValueOfFinishedGameIsItsScores(t *testing.T) {
 	n := randomNet(8, 4, 1)
 	g := rules.NewGame(rules.Chaturaji, rules.SeedFromInt(2))
@@ -160,7 +180,7 @@ func TestValueOfFinishedGameIsItsScores(t *testing.T) {
 		g.Play(acts[rng.IntN(len(acts))])
 	}
 	p := g.Position()
-	v := n.Value(p)
+	v := n.Value(p, nil)
 	for _, s := range rules.Chaturaji.Seats() {
 		if v[s] != float64(p.Score(s)) {
 			t.Errorf("%s: value %v, score %d", s, v[s], p.Score(s))
@@ -171,7 +191,7 @@ func TestValueOfFinishedGameIsItsScores(t *testing.T) {
 func TestValueAllocatesNothing(t *testing.T) {
 	n := randomNet(64, 16, 1)
 	p := rules.Chaturaji.StartPosition()
-	if a := testing.AllocsPerRun(100, func() { n.Value(p) }); a != 0 {
+	if a := testing.AllocsPerRun(100, func() { n.Value(p, nil) }); a != 0 {
 		t.Fatalf("Value allocates %v times", a)
 	}
 }
@@ -192,6 +212,6 @@ func BenchmarkValue(b *testing.B) {
 	p := rules.Chaturaji.StartPosition()
 	b.ReportAllocs()
 	for b.Loop() {
-		n.Value(p)
+		n.Value(p, nil)
 	}
 }

@@ -37,7 +37,8 @@ FILE.samples as the games finish.
 
 Then it trains the network on them: each sample's target is
 lambda x final scores + (1 - lambda) x search estimate, minus the scores
-at the time, the gain of each seat; each sample gives two examples, the
+at the time, the gain of each seat (with --residual, minus the hand-written
+evaluation's estimate, which the network learns to correct); each sample gives two examples, the
 rolled position and the same before its roll. One game in twenty is held
 out to measure the error on games the network did not learn from. The
 training runs the epochs in minibatches, shuffled from the seed, with
@@ -66,6 +67,8 @@ Flags:
 	--nodes N       its nodes a decision (default 1500)
 	--random X      the chance of a random action (default 0.05)
 	--lambda X      the final scores' weight in the target (default 0.5)
+	--residual      train a network that corrects the hand-written evaluation
+	                instead of one that stands alone
 	--hidden1 N     the first hidden layer's units (default 32)
 	--hidden2 N     the second's (default 16)
 	--epochs N      passes over the games (default 15)
@@ -86,6 +89,7 @@ func runTrain(e *env, args []string) error {
 	fs.Int64Var(&cfg.Nodes, "nodes", 1500, "nodes a decision")
 	fs.Float64Var(&cfg.Random, "random", 0.05, "the chance of a random action")
 	fs.Float64Var(&cfg.Lambda, "lambda", 0.5, "the final scores' weight")
+	fs.BoolVar(&cfg.Residual, "residual", false, "correct the hand-written evaluation")
 	fs.IntVar(&cfg.Hidden1, "hidden1", 32, "first hidden layer")
 	fs.IntVar(&cfg.Hidden2, "hidden2", 16, "second hidden layer")
 	fs.IntVar(&cfg.Epochs, "epochs", 15, "epochs")
@@ -120,8 +124,8 @@ func runTrain(e *env, args []string) error {
 	if cfg.Preset.NumSeats() != 4 {
 		return usageError("%s has %d seats; the network is for four", cfg.Preset.Name, cfg.Preset.NumSeats())
 	}
-	cfg.Note = fmt.Sprintf("chaturaji train --rules %s --seed %s --games %d --player %s --nodes %d --random %g --lambda %g --hidden1 %d --hidden2 %d --epochs %d --batch %d --rate %g",
-		cfg.Preset.Name, *seedFlag, cfg.Games, cfg.Player, cfg.Nodes, cfg.Random, cfg.Lambda, cfg.Hidden1, cfg.Hidden2, cfg.Epochs, cfg.Batch, cfg.Rate)
+	cfg.Note = fmt.Sprintf("chaturaji train --rules %s --seed %s --games %d --player %s --nodes %d --random %g --lambda %g --residual=%v --hidden1 %d --hidden2 %d --epochs %d --batch %d --rate %g",
+		cfg.Preset.Name, *seedFlag, cfg.Games, cfg.Player, cfg.Nodes, cfg.Random, cfg.Lambda, cfg.Residual, cfg.Hidden1, cfg.Hidden2, cfg.Epochs, cfg.Batch, cfg.Rate)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep := &trainReport{e: e}
