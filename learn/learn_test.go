@@ -215,3 +215,19 @@ func TestGradient(t *testing.T) {
 		t.Fatalf("checked only %d parameters", checked)
 	}
 }
+
+func TestResidual(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Residual = true
+	b := weights(t, cfg, t.TempDir(), false, quiet{})
+	n, err := nn.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !n.Residual {
+		t.Fatal("a residual run made a network that is not residual")
+	}
+	if plain := weights(t, tinyConfig(), t.TempDir(), false, quiet{}); bytes.Equal(plain, b) {
+		t.Fatal("the residual and the plain network are the same")
+	}
+}
