@@ -52,9 +52,9 @@ from the same flags) and does the rest: an interrupted run goes on where it
 stopped. On a terminal a progress bar with the loss shows on standard
 error.
 
-The defaults are the settings of the shipped weights
-(ai/nn/weights/NAME.nnw), made with --seed 13; docs/strength.md, "The
-learned evaluation", lists the commands and what they measured. After new
+The shipped weights (ai/nn/weights/NAME.nnw) were made with --seed 13;
+docs/strength.md, "The learned evaluation", lists their commands and what
+they measured. After new
 weights are shipped, the golden values of their test are made again with
 'go test ./ai/nn -run Golden -update'.
 
