@@ -231,3 +231,30 @@ func TestResidual(t *testing.T) {
 		t.Fatal("the residual and the plain network are the same")
 	}
 }
+
+// TestExamplesTwoASample checks that each sample gives its rolled position
+// and the same before the roll, and no more, in a team preset too, where a
+// pending decision leaves a position awaiting no roll.
+func TestExamplesTwoASample(t *testing.T) {
+	for _, residual := range []bool{false, true} {
+		cfg := tinyConfig()
+		cfg.Preset, cfg.Games = rules.ChaturajiTeams, 2
+		var games [][]Sample
+		n := 0
+		for i := range cfg.Games {
+			g, err := PlayGame(context.Background(), &cfg, uint64(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			games = append(games, g)
+			n += len(g)
+		}
+		train, valid, err := examples(cfg.Preset, games, 0.5, residual)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(train) + len(valid); got > 2*n || got < n {
+			t.Fatalf("residual %v: %d examples from %d samples", residual, got, n)
+		}
+	}
+}

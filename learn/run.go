@@ -284,7 +284,7 @@ func examples(pr *rules.Preset, games [][]Sample, lambda float64, residual bool)
 			if err != nil {
 				return nil, nil, fmt.Errorf("learn: game %d: %v", i, err)
 			}
-			for {
+			for before := false; ; {
 				var target [nn.NumOutputs]float32
 				var base ai.Utility
 				if residual {
@@ -301,10 +301,13 @@ func examples(pr *rules.Preset, games [][]Sample, lambda float64, residual bool)
 				}
 				nn.Encode(p, &in)
 				*dst = append(*dst, example{features: keep(in.Features()), dense: in.Dense, target: target})
-				if pr.Die == nil || p.AwaitingRoll() {
+				// A position with a decision pending awaits no roll even
+				// after ClearRoll: the second example is the last.
+				if before || pr.Die == nil || p.AwaitingRoll() {
 					break
 				}
 				p.ClearRoll()
+				before = true
 			}
 		}
 	}
