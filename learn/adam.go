@@ -6,6 +6,8 @@ import "math"
 // parameter slices: each parameter keeps running means of its gradient (M)
 // and of its square (V), and steps by their bias-corrected ratio.
 type Adam struct {
+	// Beta1 and Beta2 are the decay rates of the two moments; Epsilon
+	// keeps the step finite where the second moment is 0.
 	Beta1, Beta2, Epsilon float64
 	// Step counts the steps taken.
 	Step int

@@ -21,9 +21,9 @@ import (
 // saw it, rolled, with the search's estimate of each seat's final score
 // and the scores the game ended with, indexed by seat.
 type Sample struct {
-	Position string // in notation
-	Search   [rules.NumSeats]float64
-	Final    [rules.NumSeats]float64
+	Position string                  // in notation
+	Search   [rules.NumSeats]float64 // the search's estimate of the final scores
+	Final    [rules.NumSeats]float64 // the final scores
 }
 
 // GameSeed returns the dice seed of game i of a run with seed base, as

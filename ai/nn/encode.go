@@ -38,9 +38,9 @@ const scoreScale = 54
 // Input is an encoded position: the indices of its active sparse features
 // and its dense inputs.
 type Input struct {
-	Active [MaxActive]uint16
-	N      int // the active features are Active[:N]
-	Dense  [NumDense]float32
+	Active [MaxActive]uint16 // the active sparse features, Active[:N]
+	N      int
+	Dense  [NumDense]float32 // the dense inputs
 }
 
 // Features returns the active sparse features.
