@@ -13,7 +13,8 @@
 // scratch, which costs a few thousand additions), then two small layers
 // with ReLU, and four outputs: each seat's expected gain in points from
 // here to the end of the game, in the same relative order. Value adds the
-// gains to the scores.
+// gains to the scores; a residual network's outputs are corrections that
+// Value adds to another evaluation's estimate (the hand-written one).
 //
 // Weights are kept in a small binary file (Parse, Net.MarshalBinary) that
 // names its preset and the command that trained it. The weights trained
