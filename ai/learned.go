@@ -27,7 +27,8 @@ const (
 // LearnedByDefault lists the presets whose search players use the learned
 // evaluation unless told otherwise (eval=hand): those where an SPRT found
 // it stronger than the hand-written one (docs/strength.md, "The learned
-// evaluation"). It is empty: no SPRT has accepted it yet.
+// evaluation"). It is empty: no SPRT has accepted it yet (chaturaji:
+// H0 accepted; chaturaji-teams: inconclusive after 200 deals).
 var LearnedByDefault = map[string]bool{}
 
 // learned is the learned evaluation: the network's estimate or, for a
