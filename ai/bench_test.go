@@ -18,9 +18,10 @@ var benchPositions = []string{
 
 // BenchmarkSearch measures each search family on a fixed node budget per
 // position: nodes/s counts search nodes for the expectimax players and
-// playouts for Monte Carlo.
+// playouts for Monte Carlo; paranoid?eval=nn searches with the learned
+// evaluation.
 func BenchmarkSearch(b *testing.B) {
-	for _, family := range []string{"brs", "paranoid", "mcts"} {
+	for _, family := range []string{"brs", "paranoid", "mcts", "paranoid?eval=nn"} {
 		b.Run(family, func(b *testing.B) {
 			budget := ai.Budget{Nodes: 20000}
 			if family == "mcts" {

@@ -24,6 +24,12 @@
 // maximises: its side's utility against the best and the mean of the other
 // sides, partners making one side in the team presets.
 //
+// A learned evaluation (package ai/nn, trained by package learn) can take
+// the hand-written one's place at the leaves: Options.Eval, or the setting
+// eval=nn, selects it for the presets that ship weights; LearnedByDefault
+// lists the presets where it is the default, those where a match found it
+// stronger (docs/strength.md, "The learned evaluation").
+//
 // A search's memory (a table, a tree) is lent for one decision by a Pool,
 // which keeps the memory of all the players that share it within one
 // byte budget; a decision whose Budget names no pool uses its player's own.

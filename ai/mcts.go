@@ -29,6 +29,7 @@ type MCTS struct {
 
 	pr  *rules.Preset
 	ev  *evaluator
+	val valuer // the playouts' evaluation: ev, or the learned one
 	obj Objective
 
 	// The tree of the decision under way, in blk, lent by pool.
@@ -116,7 +117,7 @@ func (m *MCTS) Analyze(ctx context.Context, p *rules.Position, b Budget) (Analys
 		var buf [rules.MaxActions]rules.Action
 		a.Best = m.bestPrior(p, p.Actions(buf[:]))
 		a.Line = []rules.Action{a.Best}
-		a.Expected = [rules.NumSeats]float64(m.ev.utility(p))
+		a.Expected = [rules.NumSeats]float64(m.val.utility(p))
 		return a, nil
 	}
 	for n := int32(0); ; {
@@ -203,6 +204,7 @@ func (m *MCTS) prepare(pr *rules.Preset) {
 	}
 	m.pr = pr
 	m.ev = newEvaluator(pr, m.opts.Weights)
+	m.val = newValuer(pr, &m.opts, m.ev)
 	m.obj = newObjective(pr, m.opts.Leader)
 }
 

@@ -14,7 +14,7 @@ func (m *MCTS) playout(q *rules.Position) Utility {
 		acts := q.Actions(m.buf[:])
 		q.Make(m.playoutAction(q, acts), &u)
 	}
-	return m.ev.utility(q)
+	return m.val.utility(q)
 }
 
 // playoutAction is the playout policy: with probability Epsilon a random

@@ -16,6 +16,9 @@ type Options struct {
 	// Weights are the evaluation's parameters, with which every search
 	// family values positions.
 	Weights Weights
+	// Eval names the evaluation the search values positions with:
+	// EvalHand, EvalLearned, or EvalDefault for the preset's default.
+	Eval string
 	// Leader is the objective's weight of the best opponent against the
 	// mean of the opponents (see Objective).
 	Leader float64

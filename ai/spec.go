@@ -33,12 +33,16 @@ import (
 //	horizon=N   playout length before evaluating, 0 to the end (mcts)
 //	rtemp=X     temperature of an evaluated playout's reward, in points (mcts)
 //	rmargin=X   weight of the score margin in the reward (mcts)
+//	eval=E      the evaluation: hand (the hand-written one, Weights) or nn
+//	            (the learned one of package nn where the preset has
+//	            weights, else hand); the default is the preset's (see
+//	            LearnedByDefault)
 //
 // and the evaluation's Weights, for tuning: material, spite, pawn, strength,
 // exposure, approach, lattice, hazard, insurance, loot, defend,
 // threat0..threat3.
 //
-// Each setting is given at most once, as a finite number of at least 0;
+// Each setting but eval is given at most once, as a finite number of at least 0;
 // blunder, epsilon and leader are at most 1, nodes and horizon whole.
 //
 // A player is deterministic for a given seed when its budget is in nodes.
@@ -109,6 +113,13 @@ func (o *Options) set(settings url.Values) error {
 			return fmt.Errorf("setting %s given %d times", key, len(vals))
 		}
 		v := vals[0]
+		if key == "eval" {
+			if v != EvalHand && v != EvalLearned {
+				return fmt.Errorf("setting eval=%q: want hand or nn", v)
+			}
+			o.Eval = v
+			continue
+		}
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
 			return fmt.Errorf("setting %s=%q: want a finite number of at least 0", key, v)

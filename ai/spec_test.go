@@ -18,6 +18,7 @@ func FuzzNew(f *testing.F) {
 		"strong?variety=0.5&temp=1", "mcts?c=1.2&horizon=0&epsilon=0.3", "brs?material=NaN",
 		"strong?temp=Inf", "strong?nodes=1e30", "strong?nodes=1&nodes=2", "strong?%zz", "strong?=1",
 		"greedy?x=1", "level:", "?", "strong?blunder=1", "strong?leader=0.5&threat3=2",
+		"strong?eval=nn", "mcts?eval=hand", "strong?eval=xx", "strong?eval=nn&eval=hand", "level:2?eval=nn",
 	} {
 		f.Add(s)
 	}

@@ -51,6 +51,7 @@ type Star struct {
 
 	pr  *rules.Preset // the preset the evaluator and objective are built for
 	ev  *evaluator
+	val valuer // the leaf evaluation: ev, or the learned one
 	obj Objective
 }
 
@@ -59,6 +60,7 @@ type Star struct {
 type starSearch struct {
 	mode starMode
 	ev   *evaluator
+	val  valuer
 	obj  Objective
 	tt   *table   // nil: the pool had no memory for one
 	hist *history // the table block's history, or own
@@ -168,6 +170,7 @@ func (s *Star) prepare(pr *rules.Preset) {
 	}
 	s.pr = pr
 	s.ev = newEvaluator(pr, s.opts.Weights)
+	s.val = newValuer(pr, &s.opts, s.ev)
 	s.obj = newObjective(pr, s.opts.Leader)
 }
 
@@ -188,7 +191,7 @@ func (s *Star) search(ctx context.Context, p *rules.Position, b Budget, root []r
 		pool = s.own
 	}
 	ss := starSearches.Get().(*starSearch)
-	ss.mode, ss.ev, ss.obj, ss.tt, ss.hist = s.mode, s.ev, s.obj, nil, &ss.own
+	ss.mode, ss.ev, ss.val, ss.obj, ss.tt, ss.hist = s.mode, s.ev, s.val, s.obj, nil, &ss.own
 	if blk := pool.takeTable(s.owner, s.opts.tableBits(b), minTableBits); blk != nil {
 		// Given back even if the search panics: the budget must not shrink.
 		defer pool.give(blk)
@@ -197,7 +200,7 @@ func (s *Star) search(ctx context.Context, p *rules.Position, b Budget, root []r
 		clear(ss.own[:])
 	}
 	r := ss.run(ctx, p, b, s.opts.margin(), root)
-	ss.ev, ss.tt, ss.hist = nil, nil, nil
+	ss.ev, ss.val, ss.tt, ss.hist = nil, nil, nil, nil
 	starSearches.Put(ss)
 	return r, nil
 }
@@ -268,7 +271,7 @@ func (s *starSearch) run(ctx context.Context, p *rules.Position, b Budget, margi
 	if done.choices == nil {
 		// Not even one move at depth 1: fall back on the static order.
 		done.choices = []rootChoice{{action: order[0].action, exact: true}}
-		done.expected = s.ev.utility(&q)
+		done.expected = s.val.utility(&q)
 	}
 	done.nodes = s.stop.nodes
 	done.elapsed = s.stop.elapsed()

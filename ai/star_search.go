@@ -13,7 +13,7 @@ import (
 
 // leaf evaluates p statically.
 func (s *starSearch) leaf(p *rules.Position, out *Utility) float64 {
-	*out = s.ev.utility(p)
+	*out = s.val.utility(p)
 	return s.obj.value(out, s.root)
 }
 

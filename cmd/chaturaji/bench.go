@@ -33,6 +33,11 @@ tenth, from a fixed seed), each searched with a budget of N nodes (Monte
 Carlo: N/20 playouts). Each figure is the median of R runs. It prints the Go
 version and the CPU first.
 
+Where the preset has a learned evaluation (package ai/nn), it also
+measures both evaluations alone, in evaluations per second over the same
+positions and the same positions before their roll, and the paranoid
+search with the learned one (paranoid?eval=nn).
+
 Flags:
 	--rules NAME   the preset (default chaturaji)
 	--depth N      the perft depth (default 7)
@@ -94,16 +99,59 @@ func runBench(e *env, args []string) error {
 	if *search == 0 {
 		return nil
 	}
+	if err := benchEval(e, pr, *runs); err != nil {
+		return err
+	}
 	return benchSearch(e, pr, *search, *runs)
+}
+
+// benchEval measures the evaluations alone: the hand-written one and, where
+// the preset has it, the learned one.
+func benchEval(e *env, pr *rules.Preset, runs int) error {
+	var positions []*rules.Position
+	for _, p := range benchPositions(pr, 10) {
+		positions = append(positions, p)
+		if !p.AwaitingRoll() && pr.Die != nil {
+			q := *p
+			q.ClearRoll()
+			positions = append(positions, &q)
+		}
+	}
+	evals := []string{ai.EvalHand}
+	if ai.HasLearned(pr) {
+		evals = append(evals, ai.EvalLearned)
+	}
+	const rounds = 200
+	var sink float64
+	for _, name := range evals {
+		eval := ai.Evaluation(pr, name)
+		elapsed := median(runs, func() time.Duration {
+			start := time.Now()
+			for range rounds {
+				for _, p := range positions {
+					sink += eval(p)[0]
+				}
+			}
+			return time.Since(start)
+		})
+		fmt.Fprintf(e.stdout, "%-9s %s evals/s (%d positions x %d; median of %d: %v)\n",
+			"eval="+name+":", rate(float64(rounds*len(positions)), elapsed), len(positions), rounds, runs, elapsed.Round(time.Microsecond))
+	}
+	_ = sink
+	return nil
 }
 
 // benchSearch measures each search family's speed over the decisions of
 // one random game.
 func benchSearch(e *env, pr *rules.Preset, nodes int64, runs int) error {
 	positions := benchPositions(pr, 10)
-	for _, family := range []struct{ spec, unit string }{
+	families := []struct{ spec, unit string }{
 		{"paranoid", "nodes"}, {"brs", "nodes"}, {"mcts", "playouts"},
-	} {
+	}
+	if ai.HasLearned(pr) {
+		families = append(families, struct{ spec, unit string }{"paranoid?eval=nn", "nodes"})
+	}
+	for _, family := range families {
 		budget := ai.Budget{Nodes: nodes}
 		if family.spec == "mcts" {
 			budget.Nodes = max(nodes/20, 1)

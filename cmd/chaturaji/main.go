@@ -36,6 +36,7 @@ var commands = []*command{
 	rulesCommand,
 	benchCommand,
 	matchCommand,
+	trainCommand,
 	engineCommand,
 	analyzeCommand,
 	playersCommand,

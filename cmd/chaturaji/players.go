@@ -20,7 +20,9 @@ Players lists the players that match, analyze, engine and the server's
 seats accept, each with a line on how it plays: the bots by name, then the
 strength levels for human opponents, 1 (weakest) to 8 (strong). The server
 takes a bot as bot:SPEC ("bot:greedy", "bot:3"). Search players also take
-settings, such as strong?variety=2 or 5?nodes=2000 (see ai.New).
+settings, such as strong?variety=2 or 5?nodes=2000 (see ai.New);
+strong?eval=nn searches with the learned evaluation where the preset has
+one (chaturaji train), and eval=hand with the hand-written one.
 `
 
 func runPlayers(e *env, args []string) error {
