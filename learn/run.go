@@ -18,16 +18,17 @@ import (
 
 // Config is a training run. The same Config makes the same weights.
 type Config struct {
-	Preset *rules.Preset
-	Seed   rules.Seed
+	Preset *rules.Preset // the preset whose games are played
+	Seed   rules.Seed    // the seed of the games' dice, the shuffles and the weights
 	// Games is the number of self-play games.
 	Games int
 	// Player is the ai spec that plays them (a search player), Nodes its
 	// nodes a decision, Random the chance of a random action instead of
 	// its choice.
 	Player string
-	Nodes  int64
-	Random float64
+	Nodes  int64   // the player's nodes a decision
+	Random float64 // the chance of a random action
+
 	// Lambda weighs the final scores in the target; the search's estimate
 	// gets 1-Lambda.
 	Lambda float64
@@ -40,7 +41,7 @@ type Config struct {
 	// examples; Rate is Adam's step size, decaying linearly to a tenth of
 	// it over the run.
 	Epochs, Batch int
-	Rate          float64
+	Rate          float64 // Adam's step size at the start
 	// Workers is how many games are played at once; it changes nothing in
 	// the result.
 	Workers int

@@ -39,7 +39,7 @@ const scoreScale = 54
 // and its dense inputs.
 type Input struct {
 	Active [MaxActive]uint16 // the active sparse features, Active[:N]
-	N      int
+	N      int               // how many features are active
 	Dense  [NumDense]float32 // the dense inputs
 }
 

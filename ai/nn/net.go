@@ -67,7 +67,7 @@ func (n *Net) Params() [][]float32 {
 // Accumulator is the first layer's sum before its activation: the bias plus
 // the columns of the active inputs, each times its value.
 type Accumulator struct {
-	V [MaxHidden1]float32
+	V [MaxHidden1]float32 // the sums, V[:Hidden1] in use
 }
 
 // Refresh computes the accumulator of input in from scratch.
