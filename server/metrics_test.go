@@ -32,7 +32,9 @@ func TestMetrics(t *testing.T) {
 	for end := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		_, body := ts.request("GET", "/metrics", "", "")
 		page = string(body)
-		if decided.MatchString(page) && decidedGreedy.MatchString(page) && strings.Contains(page, `code="101"`) || time.Now().After(end) {
+		// A decision is counted, then timed: wait for both.
+		timed := strings.Contains(page, `chaturaji_bot_decision_seconds_count{bot="level:2"} `) && strings.Contains(page, `chaturaji_bot_decision_seconds_count{bot="greedy"} `)
+		if decided.MatchString(page) && decidedGreedy.MatchString(page) && timed && strings.Contains(page, `code="101"`) || time.Now().After(end) {
 			break
 		}
 	}

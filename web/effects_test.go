@@ -112,7 +112,9 @@ func TestMovesMarkCaptures(t *testing.T) {
 	p := newPage(t, 1280, 900, false)
 	for _, page := range []string{"/game/", "/replay/"} {
 		must(t, p.Go(site.URL+page+id))
-		must(t, p.Wait(`document.querySelectorAll('#moves .move-item').length > 0 && document.querySelector('#captures .tray')`, 10*time.Second))
+		// The page may still be taking in the game's events: wait for as
+		// many items as the game has actions (or fail on the count below).
+		p.Wait(fmt.Sprintf(`document.querySelectorAll('#moves .move-item').length >= %d && document.querySelector('#captures .tray')`, len(want)), 20*time.Second)
 		got := eval[[]moveItem](t, p, moveItems)
 		if len(got) != len(want) {
 			t.Fatalf("%s: the move list has %d actions, the game %d", page, len(got), len(want))
