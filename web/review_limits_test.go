@@ -111,12 +111,7 @@ func TestReviewWithholdsHelpOff(t *testing.T) {
 	c, err := site.Create(server.NewGame{Seats: []string{"human", "human", "human", "human"},
 		HostSeats: []string{"South", "West", "North", "East"}, Help: &off})
 	must(t, err)
-	resp, err := http.Get(site.Base + "/api/games/" + c.ID + "/record")
-	must(t, err)
-	text, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	must(t, err)
-	recs, err := record.ParseString(string(text))
+	recs, err := record.ParseString(recordOf(t, site, c.ID))
 	must(t, err)
 	g, err := recs[0].Replay()
 	must(t, err)

@@ -3,9 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net/http"
 	"testing"
 	"time"
 
@@ -43,12 +41,7 @@ func playBlunder(t *testing.T, site *webtest.Site) (id string, blunder int) {
 				k++
 			}
 		}
-		resp, err := http.Get(site.Base + "/api/games/" + id + "/record")
-		must(t, err)
-		text, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		must(t, err)
-		recs, err := record.ParseString(string(text))
+		recs, err := record.ParseString(recordOf(t, site, id))
 		must(t, err)
 		pts, err := review.Decisions(recs[0], true)
 		must(t, err)
