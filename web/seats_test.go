@@ -57,10 +57,9 @@ func youAre(t *testing.T, p *webtest.Page, seats string) {
 
 // TestFriendsSeatIsTheirs creates a game for two on the home page and
 // sends West's invite link to a friend in a browser of their own. The
-// creator's browser holds South alone: when South's clock runs out and
-// the turn is West's, the creator's page does not offer West's move (it
-// used to say "Your turn, West" and move the friend's pieces); the
-// friend's page does.
+// creator's browser holds South alone: when South has played and the turn
+// is West's, the creator's page does not offer West's move (it used to say
+// "Your turn, West" and move the friend's pieces); the friend's page does.
 func TestFriendsSeatIsTheirs(t *testing.T) {
 	site := newSite(t)
 	host, friend := newPage(t, 1280, 900, false), newPage(t, 1280, 900, false)
@@ -81,10 +80,12 @@ func TestFriendsSeatIsTheirs(t *testing.T) {
 		t.Errorf("the invite stays in the friend's address: %q", h)
 	}
 
-	// South, the creator, lets its time run out; the turn comes to West.
-	// A West that cannot move with its roll passes at once: wait for a
-	// round in which it can.
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	// South, the creator, plays; the turn comes to West. A West that
+	// cannot move with its roll passes at once: play round after round,
+	// South at once (not waiting out its clock, which gave the bots time
+	// to take West's king first), until West has a move.
+	south := eval[string](t, host, fmt.Sprintf(`JSON.parse(localStorage.getItem('chaturaji.tokens.%s')).South`, id))
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		st, err := site.State(id)
 		must(t, err)
 		if st.ToAct == "West" && len(st.Actions) > 0 {
@@ -92,6 +93,9 @@ func TestFriendsSeatIsTheirs(t *testing.T) {
 		}
 		if st.Result != "" || time.Now().After(deadline) {
 			t.Fatalf("West never had a move to make: %+v", st)
+		}
+		if st.ToAct == "South" && len(st.Actions) > 0 {
+			site.Act(id, south, st.Actions[0]) // refused if South's turn just ended: looked at again
 		}
 	}
 	for _, p := range []struct {
