@@ -131,8 +131,9 @@ func (s *site) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 }
 
 // analyze searches p for at most budget. A position awaiting its roll is
-// searched once for each roll, in the time shared among them, and its
-// expected scores are the mean over the rolls weighed by their chances.
+// searched once for each roll it may get (Position.Chances), in the time
+// shared among them, and its expected scores are the mean over the rolls
+// weighed by their chances.
 func analyze(ctx context.Context, an ai.Analyzer, p *rules.Position, budget time.Duration) (*Analysis, error) {
 	pr := p.Preset()
 	start := time.Now()
@@ -153,13 +154,24 @@ func analyze(ctx context.Context, an ai.Analyzer, p *rules.Position, budget time
 		out.ElapsedMS = time.Since(start).Milliseconds()
 		return out, nil
 	}
-	chances := pr.Chances()
+	chances := p.Chances() // a roll-off's outcomes, or a pair's, where not the turn's dice
 	share := budget / time.Duration(max(1, len(chances)))
 	for _, c := range chances {
 		q := *p
 		q.SetRoll(c.Roll)
 		var exp [rules.NumSeats]float64
-		if q.Finished() || q.CountActions() == 0 {
+		if !q.Finished() && q.AwaitingRoll() {
+			// A roll-off decided who starts; that seat's dice are next.
+			sub, err := analyze(ctx, an, &q, share)
+			if err != nil {
+				return nil, err
+			}
+			for i, s := range pr.Seats() {
+				exp[s] = sub.Expected[i]
+			}
+			out.Nodes += sub.Nodes
+			out.Depth = max(out.Depth, sub.Depth)
+		} else if q.Finished() || q.CountActions() == 0 {
 			for _, s := range pr.Seats() {
 				exp[s] = float64(q.Score(s))
 			}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/web"
 )
 
@@ -158,6 +160,41 @@ func TestEndpoints(t *testing.T) {
 			if json.Unmarshal(body, &e) != nil || e.Error.Code == "" || e.Error.Message == "" {
 				t.Errorf("%s: the refusal %s is not {\"error\": {\"code\", \"message\"}}", tc.name, body)
 			}
+		}
+	}
+}
+
+// TestAnalyzeAwaitingRollOff analyzes a martian position before its
+// roll-off, whose outcomes are which team starts, not the dice of a turn:
+// the analysis searches both and expects points for every seat (it used to
+// try the turn's dice, which a roll-off does not take, and answer zeros).
+func TestAnalyzeAwaitingRollOff(t *testing.T) {
+	srv := httptest.NewServer(web.Handler(web.Options{AnalyzeTime: 200 * time.Millisecond}))
+	defer srv.Close()
+	pr, err := rules.Lookup("martian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := rules.NewGame(pr, rules.Seed{}).Position()
+	if !start.AwaitingRollOff() {
+		t.Fatalf("martian's start %s does not await its roll-off", start)
+	}
+	body := fmt.Sprintf(`{"rules": "martian", "pos": %q, "movetime_ms": 200}`, start)
+	resp, err := http.Post(srv.URL+"/web/analyze", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var a web.Analysis
+	if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("POST /web/analyze: %d %v", resp.StatusCode, err)
+	}
+	if a.Nodes == 0 {
+		t.Errorf("the analysis searched nothing: %+v", a)
+	}
+	for i, x := range a.Expected {
+		if x <= 0 {
+			t.Errorf("seat %d expects %v points, want more than 0: %+v", i, x, a)
 		}
 	}
 }
