@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chaturaji/chaturaji/ai"
+	"github.com/chaturaji/chaturaji/review"
 	"github.com/chaturaji/chaturaji/rules"
 )
 
@@ -29,7 +30,7 @@ type Analysis struct {
 	// position awaiting its roll, the mean over the rolls; for a finished
 	// game, the final scores.
 	Expected  []float64 `json:"expected"`
-	Depth     int       `json:"depth"`      // the depth reached; awaiting a roll, the deepest over the rolls
+	Depth     int       `json:"depth"`      // the depth reached; 0 for a position awaiting its roll
 	Nodes     int64     `json:"nodes"`      // the nodes searched, summed over the rolls
 	ElapsedMS int64     `json:"elapsed_ms"` // the analysis's wall-clock time, in milliseconds
 }
@@ -131,9 +132,8 @@ func (s *site) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 }
 
 // analyze searches p for at most budget. A position awaiting its roll is
-// searched once for each roll it may get (Position.Chances), in the time
-// shared among them, and its expected scores are the mean over the rolls
-// weighed by their chances.
+// searched once for each roll it may get, in the time shared among them,
+// and its expected scores are the mean over the rolls (review.Expected).
 func analyze(ctx context.Context, an ai.Analyzer, p *rules.Position, budget time.Duration) (*Analysis, error) {
 	pr := p.Preset()
 	start := time.Now()
@@ -154,40 +154,14 @@ func analyze(ctx context.Context, an ai.Analyzer, p *rules.Position, budget time
 		out.ElapsedMS = time.Since(start).Milliseconds()
 		return out, nil
 	}
-	chances := p.Chances() // a roll-off's outcomes, or a pair's, where not the turn's dice
-	share := budget / time.Duration(max(1, len(chances)))
-	for _, c := range chances {
-		q := *p
-		q.SetRoll(c.Roll)
-		var exp [rules.NumSeats]float64
-		if !q.Finished() && q.AwaitingRoll() {
-			// A roll-off decided who starts; that seat's dice are next.
-			sub, err := analyze(ctx, an, &q, share)
-			if err != nil {
-				return nil, err
-			}
-			for i, s := range pr.Seats() {
-				exp[s] = sub.Expected[i]
-			}
-			out.Nodes += sub.Nodes
-			out.Depth = max(out.Depth, sub.Depth)
-		} else if q.Finished() || q.CountActions() == 0 {
-			for _, s := range pr.Seats() {
-				exp[s] = float64(q.Score(s))
-			}
-		} else {
-			a, err := an.Analyze(ctx, &q, ai.Budget{Time: share})
-			if err != nil {
-				return nil, err
-			}
-			exp = a.Expected
-			out.Nodes += a.Nodes
-			out.Depth = max(out.Depth, a.Depth)
-		}
-		for i, s := range pr.Seats() {
-			out.Expected[i] += c.P * exp[s]
-		}
+	exp, nodes, err := review.Expected(ctx, an, p, ai.Budget{Time: budget})
+	if err != nil {
+		return nil, err
 	}
+	for i, s := range pr.Seats() {
+		out.Expected[i] = exp[s]
+	}
+	out.Nodes = nodes
 	out.ElapsedMS = time.Since(start).Milliseconds()
 	return out, nil
 }
