@@ -69,9 +69,12 @@ func newTestCluster(t *testing.T, n int) *testCluster {
 	return c
 }
 
-// start starts node i (again).
+// start starts node i (again). Every client of the test, a dozen players
+// and the checks' reads, comes from one address: its request rate is
+// raised from a person's to theirs together (server's
+// TestCheapRoutesLimited tests the limit itself).
 func (c *testCluster) start(i int) {
-	c.procs[i] = startBinary(c.t, c.bin, c.addrs[i], c.db, "--key-file", c.keys, "--lease", clusterLease)
+	c.procs[i] = startBinary(c.t, c.bin, c.addrs[i], c.db, "--key-file", c.keys, "--lease", clusterLease, "--request-rate", "2000")
 }
 
 func (c *testCluster) base(i int) string { return "http://" + c.addrs[i] }

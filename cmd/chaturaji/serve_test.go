@@ -493,6 +493,10 @@ func getState(t *testing.T, base, id string) *server.State {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		data, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET /api/games/%s: %s %s", id, resp.Status, data)
+	}
 	var st server.State
 	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
 		t.Fatal(err)
@@ -507,6 +511,10 @@ func getEvents(t *testing.T, base, id string) []json.RawMessage {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		data, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET /api/games/%s/events: %s %s", id, resp.Status, data)
+	}
 	var v struct{ Events []json.RawMessage }
 	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
 		t.Fatal(err)
