@@ -230,12 +230,15 @@ func (s *Server) listening() {
 			}
 			s.mu.Unlock()
 			s.kickAdoption()
+			s.mirrorAll()
 		case store.NoteReleased:
 			s.kickAdoption()
 		case store.NoteEvents:
 			if l := s.liveGame(n.ID); l != nil {
 				l.wantCatchUp()
 			}
+		case store.NoteRematch:
+			go s.mirror(n.ID)
 		}
 	})
 }

@@ -228,3 +228,67 @@ func TestClusterPresence(t *testing.T) {
 	holder.conn.CloseNow()
 	a.waitState(g.ID, 10*time.Second, func(s *server.State) bool { return s.Seats[0].Player != "human" })
 }
+
+// TestClusterRematch checks a rematch between two players on two nodes
+// of a cluster, as in a site behind a load balancer: each player's
+// requests and WebSocket reach either node, and the offer, the answers
+// and the new game are the same whichever node each one reaches; the
+// node that did not drive the game forwards the requests to the one
+// that did, and passes its offer on to its own followers.
+func TestClusterRematch(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	var la, lb lockedBuffer
+	a, b := newNode(t, dsn, time.Hour, &la), newNode(t, dsn, time.Hour, &lb)
+	g := a.create(`{"seats": ["human", "human", "bot:random", "bot:greedy"], "turn_ms": 60000, "help": false}`)
+	south, west := g.Seats[0].Token, b.mustClaim(g.ID, "West", g.Seats[1].Invite)
+	fs, fw, spec := b.follow(t, g.ID, south), a.follow(t, g.ID, west), b.follow(t, g.ID, "")
+	b.abort(g.ID, south)
+	for _, f := range []*follower{fs, fw, spec} {
+		f.until(server.KindEnd)
+	}
+
+	// West offers through node b; the followers of both nodes see it.
+	status, offer, body := b.answer(g.ID, west, `{"answer": "offer", "rotate": true}`)
+	if status != http.StatusOK || offer.Status != server.RematchOpen || offer.By != "West" || offer.You != "West" {
+		t.Fatalf("West's offer through node b: %d %s", status, body)
+	}
+	for _, f := range []*follower{fs, fw, spec} {
+		if r := f.rematch(server.RematchOpen); r.By != "West" || !r.Rotate || len(r.Seats) != 2 {
+			t.Fatalf("the offer as a follower sees it: %+v", r)
+		}
+	}
+	for _, n := range []*testServer{a, b} {
+		if status, r := n.rematchOf(g.ID, ""); status != http.StatusOK || r.Status != server.RematchOpen || r.By != "West" {
+			t.Fatalf("GET rematch from %s: %d %+v", n.URL, status, r)
+		}
+	}
+	status, _, body = a.answer(g.ID, south, `{"answer": "offer"}`)
+	wantError(t, status, body, http.StatusConflict, server.ECONFLICT)
+	wantMessage(t, body, "West offered a rematch already")
+
+	// South accepts through node a: one new game, seats one on.
+	status, mine, body := a.answer(g.ID, south, `{"answer": "accept"}`)
+	if status != http.StatusOK || mine.Status != server.RematchCreated || mine.Seat != "West" || mine.Token == "" {
+		t.Fatalf("South's accept through node a: %d %s", status, body)
+	}
+	for _, f := range []*follower{fs, fw, spec} {
+		if r := f.rematch(server.RematchCreated); r.New != mine.New {
+			t.Fatalf("a follower hears of game %s, South's answer says %s", r.New, mine.New)
+		}
+	}
+	status, theirs := b.rematchOf(g.ID, west)
+	if status != http.StatusOK || theirs.New != mine.New || theirs.Seat != "North" || theirs.Token == "" {
+		t.Fatalf("West's view through node b: %d %+v", status, theirs)
+	}
+	for seat, c := range map[string]struct {
+		n     *testServer
+		token string
+	}{"West": {b, mine.Token}, "North": {a, theirs.Token}} {
+		if hello := c.n.dial(mine.New, c.token, 0).hello; hello.Seat != seat {
+			t.Errorf("the new token for %s opens %q", seat, hello.Seat)
+		}
+	}
+	if !strings.Contains(la.String(), "rematch created") || strings.Contains(lb.String(), "rematch created") {
+		t.Errorf("the rematch was not created by node a alone, which drove the game:\n--- a ---\n%s--- b ---\n%s", la.String(), lb.String())
+	}
+}

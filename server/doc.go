@@ -43,7 +43,9 @@
 // web asks about through HelpOff (help.go). A player may resign or, in the
 // first round, abort the game (resign.go); once a game is over its
 // players may agree on a rematch, kept in memory per finished game and
-// carried by the game's WebSockets opened with ?rematch=1 (rematch.go).
+// carried by the game's WebSockets opened with ?rematch=1 (rematch.go);
+// in a cluster, by one node that every other forwards to
+// (rematch_home.go).
 //
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETIMEOUT,

@@ -124,8 +124,8 @@ func (s *Server) routes() {
 	handle("POST /api/games/{id}/actions", General, s.owning(s.handleAction))
 	handle("POST /api/games/{id}/claim", General, s.owning(s.handleClaim))
 	handle("POST /api/games/{id}/invites", General, s.owning(s.handleInvites))
-	handle("POST /api/games/{id}/rematch", Costly, http.HandlerFunc(s.handleRematch)) // may create a game
-	handle("GET /api/games/{id}/rematch", General, http.HandlerFunc(s.handleRematchState))
+	handle("POST /api/games/{id}/rematch", Costly, s.homed(s.handleRematch)) // may create a game
+	handle("GET /api/games/{id}/rematch", General, s.homed(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
 	handle(presenceRoute, General, http.HandlerFunc(s.handlePresence))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))

@@ -113,10 +113,13 @@ type board struct {
 	info *store.Game // the finished game's table and seats
 	set  settings
 
-	mu      sync.Mutex
-	subs    map[*subscriber]struct{}
-	offer   *offer
-	settled time.Time // when the offer settled; zero while open or none
+	mu       sync.Mutex
+	subs     map[*subscriber]struct{}
+	offer    *offer
+	settled  time.Time // when the offer settled; zero while open or none
+	mirrored *Rematch  // on a node that is not the game's home: its offer as read from there (rematch_home.go)
+
+	mirroring sync.Mutex // held while mirrored is read from the home
 }
 
 // offer is a rematch offer, guarded by its board's mutex.
@@ -235,6 +238,13 @@ func seatName(info *store.Game, i int) string {
 	return pr.Seats()[i].String()
 }
 
+// get returns game id's board, nil if there is none.
+func (x *rematches) get(id string) *board {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.boards[id]
+}
+
 // board returns the board of finished game info, making it if create and
 // there is room (Config.MaxRematches); nil if there is none.
 func (x *rematches) board(s *Server, info *store.Game, create bool) (*board, error) {
@@ -334,6 +344,7 @@ func (b *board) answer(s *Server, seat int, req *RematchRequest, client string) 
 		o.timer = time.AfterFunc(s.cfg.RematchWait, func() { b.expire(s, o) })
 	}
 	b.publish()
+	s.rematched(b.id)
 	return b.view(seat), nil
 }
 
@@ -426,6 +437,7 @@ func (b *board) expire(s *Server, o *offer) {
 	o.status = RematchExpired
 	b.settled = time.Now()
 	b.publish()
+	s.rematched(b.id)
 }
 
 // view is the offer as seat sees it (-1: a spectator), nil if there is
@@ -463,7 +475,7 @@ func (b *board) view(seat int) *Rematch {
 // publish tells every follower of the board the offer as everyone sees
 // it, dropping those too far behind.
 func (b *board) publish() {
-	data, err := json.Marshal(rematchMessage{Kind: KindRematch, Rematch: b.view(-1)})
+	data, err := json.Marshal(rematchMessage{Kind: KindRematch, Rematch: b.public()})
 	if err != nil {
 		return
 	}
@@ -473,6 +485,15 @@ func (b *board) publish() {
 			sub.end(reasonSlow)
 		}
 	}
+}
+
+// public is the offer as everyone sees it: this node's, or the one
+// mirrored from the game's home; nil if there is none.
+func (b *board) public() *Rematch {
+	if v := b.view(-1); v != nil {
+		return v
+	}
+	return b.mirrored
 }
 
 // rematchMessage is what a finished game's WebSockets receive of its
@@ -501,8 +522,11 @@ func (x *rematches) follow(s *Server, info *store.Game) (*subscriber, []byte) {
 	sub := newSubscriber(-1, s.cfg.Buffer)
 	b.subs[sub] = struct{}{}
 	var now []byte
-	if v := b.view(-1); v != nil {
+	if v := b.public(); v != nil {
 		now, _ = json.Marshal(rematchMessage{Kind: KindRematch, Rematch: v})
+	}
+	if s.node != nil {
+		go s.mirror(info.ID)
 	}
 	return sub, now
 }

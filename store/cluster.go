@@ -53,6 +53,14 @@ type Cluster interface {
 	// kind NoteConnected, after which the caller reads again what it
 	// might have missed.
 	Listen(ctx context.Context, f func(Note)) error
+	// Home returns the node that keeps finished game id's rematch offer,
+	// and its address: the node that drove the game last, if it is alive
+	// (seen within a lease), else the alive node first by id; node is ""
+	// if no node is alive. ErrNotFound if there is no such game.
+	Home(ctx context.Context, id string) (node, addr string, err error)
+	// Rematched tells every node (Listen: NoteRematch) that game id's
+	// rematch offer changed.
+	Rematched(ctx context.Context, id string) error
 }
 
 // Adopted is a game a node adopted (Cluster.Adopt).
@@ -71,12 +79,13 @@ const (
 	NoteConnected NoteKind = iota + 1 // Listen (re)connected: notes may have been missed
 	NoteEvents                        // events were appended to game ID, up to Seq
 	NoteReleased                      // a node released its games
+	NoteRematch                       // the rematch offer of finished game ID changed
 )
 
 // Note is one notification between nodes.
 type Note struct {
 	Kind NoteKind // what it says
-	ID   string   // NoteEvents: the game
+	ID   string   // NoteEvents, NoteRematch: the game
 	Seq  int64    // NoteEvents: its last event
 }
 

@@ -28,6 +28,7 @@ import (
 const (
 	eventsChannel   = "chaturaji_events"   // payload "ID:SEQ", sent by each append
 	releasedChannel = "chaturaji_released" // payload the node's id, sent by Release
+	rematchChannel  = "chaturaji_rematch"  // payload a finished game's id, sent by Rematched
 )
 
 // nameChannels names the store's channels after its schema (the first of
@@ -46,7 +47,7 @@ func (s *Store) nameChannels(ctx context.Context) error {
 		}
 		return n
 	}
-	s.eventsCh, s.releasedCh = name(eventsChannel), name(releasedChannel)
+	s.eventsCh, s.releasedCh, s.rematchCh = name(eventsChannel), name(releasedChannel), name(rematchChannel)
 	return nil
 }
 
@@ -319,6 +320,41 @@ func (s *Store) Owner(ctx context.Context, id string) (string, string, error) {
 	return *owner, *addr, nil
 }
 
+// Home returns the node that keeps finished game id's rematch offer: its
+// last driver if that node was seen within a lease, else the first such
+// node by id.
+func (s *Store) Home(ctx context.Context, id string) (string, string, error) {
+	n := s.node.Load()
+	if n == nil {
+		return "", "", errors.New("postgres: home: the store has not joined")
+	}
+	var owner *string
+	err := s.pool.QueryRow(ctx, `SELECT owner FROM games WHERE id = $1`, id).Scan(&owner)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", fmt.Errorf("postgres: home of game %q: %w", id, store.ErrNotFound)
+	} else if err != nil {
+		return "", "", fmt.Errorf("postgres: home of game %q: %w", id, err)
+	}
+	var node, addr string
+	err = s.pool.QueryRow(ctx, `SELECT id, address FROM nodes
+		WHERE last_seen > now() - make_interval(secs => $1)
+		ORDER BY (id = $2) IS TRUE DESC, id LIMIT 1`, seconds(n.lease), owner).Scan(&node, &addr)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", nil
+	} else if err != nil {
+		return "", "", fmt.Errorf("postgres: home of game %q: %w", id, err)
+	}
+	return node, addr, nil
+}
+
+// Rematched notifies every node that game id's rematch offer changed.
+func (s *Store) Rematched(ctx context.Context, id string) error {
+	if _, err := s.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, s.rematchCh, id); err != nil {
+		return fmt.Errorf("postgres: rematch of game %q: %w", id, err)
+	}
+	return nil
+}
+
 // Listen holds a connection of its own that listens to the nodes'
 // channels, and calls f with each note until ctx is done; it reconnects
 // after a failure, waiting from 50 ms up to 5 s.
@@ -347,7 +383,7 @@ func (s *Store) listen(ctx context.Context, cfg *pgx.ConnConfig, f func(store.No
 		return err
 	}
 	defer conn.Close(context.Background())
-	for _, ch := range []string{s.eventsCh, s.releasedCh} {
+	for _, ch := range []string{s.eventsCh, s.releasedCh, s.rematchCh} {
 		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
 			return err
 		}
@@ -362,6 +398,8 @@ func (s *Store) listen(ctx context.Context, cfg *pgx.ConnConfig, f func(store.No
 		switch nt.Channel {
 		case s.releasedCh:
 			f(store.Note{Kind: store.NoteReleased})
+		case s.rematchCh:
+			f(store.Note{Kind: store.NoteRematch, ID: nt.Payload})
 		case s.eventsCh:
 			id, seq, ok := strings.Cut(nt.Payload, ":")
 			n, err := strconv.ParseInt(seq, 10, 64)

@@ -52,7 +52,7 @@ type Store struct {
 	// The channels of the nodes' notifications (cluster.go), named
 	// after the schema: NOTIFY reaches every session of the database, and
 	// the nodes of a cluster in another schema are not this one's.
-	eventsCh, releasedCh string
+	eventsCh, releasedCh, rematchCh string
 }
 
 var _ store.Store = (*Store)(nil)
