@@ -50,7 +50,7 @@ func wantMessage(t testing.TB, body []byte, want string) {
 func TestSeatsBelongToPeople(t *testing.T) {
 	path := t.TempDir() + "/games.db"
 	ts := newTestServer(t, testConfig(), openStore(t, path))
-	g := ts.create(`{"seats": ["human", "human", "bot:greedy", "bot:greedy"], "names": ["ann", "bob"], "turn_ms": 400, "auto_pass": false}`)
+	g := ts.create(`{"seats": ["human", "human", "bot:greedy", "bot:greedy"], "names": ["ann", "bob"], "turn_ms": 2000, "auto_pass": false}`)
 	south, west := g.Seats[0], g.Seats[1]
 	if south.Token == "" || south.Invite != "" || west.Token != "" || west.Invite == "" {
 		t.Fatalf("the creator got South %+v and West %+v; want South's token and West's invite only", south, west)

@@ -321,7 +321,7 @@ func TestRematchSeats(t *testing.T) {
 // server stops.
 func TestRematchExpires(t *testing.T) {
 	cfg := testConfig()
-	cfg.RematchWait = 300 * time.Millisecond
+	cfg.RematchWait = 2 * time.Second // long enough for the late follower to come in time on a loaded machine
 	ts := newTestServer(t, cfg, nil)
 	g := ts.create(`{"seats": ["human", "human", "bot:1", "bot:1"]}`)
 	west := ts.mustClaim(g.ID, "West", g.Seats[1].Invite)

@@ -64,7 +64,10 @@ func killAndRestart(t *testing.T, bin, db string) {
 	addr := freeAddr(t)
 	keys := filepath.Join(dir, "server.key")
 	keygen(t, bin, keys)
-	srv := startBinary(t, bin, addr, db, "--key-file", keys)
+	// Its players, an actor over HTTP and the checks' reads all come from
+	// one address: the request rate is theirs together, not a person's.
+	flags := []string{"--key-file", keys, "--request-rate", "2000"}
+	srv := startBinary(t, bin, addr, db, flags...)
 	base := "http://" + addr
 	lt := &loadTest{base: base, wsBase: "ws://" + addr, http: http.DefaultClient, think: 5 * time.Millisecond, seed: 9, errors: map[string]int{}}
 
@@ -151,7 +154,7 @@ func killAndRestart(t *testing.T, bin, db string) {
 	}
 	t.Logf("killed after event %d of the game (the spectator had %d), %d HTTP actions acknowledged", seen.Load(), before, ackedBefore)
 
-	srv = startBinary(t, bin, addr, db, "--key-file", keys)
+	srv = startBinary(t, bin, addr, db, flags...)
 	timedAfter := getState(t, base, g2.ID)
 	if timedAfter.Seq < timedBefore.Seq || timedAfter.Deadline == nil {
 		t.Fatalf("timed game after restart: %+v\nbefore: %+v", timedAfter, timedBefore)
