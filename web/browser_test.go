@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/web/webtest"
 )
 
@@ -108,6 +109,25 @@ func awaitTurn(t *testing.T, p *webtest.Page) bool {
 	t.Helper()
 	must(t, p.Wait(turnOrLost, 15*time.Second))
 	return eval[bool](t, p, "!!("+myTurn+")")
+}
+
+// southsTurn creates game g, South a person's and the other seats its
+// bots', opens it in p as South and waits for South's move; the bots may
+// end a game, or take South's king, first: then it takes another game,
+// and fails the test after five. It returns the game whose turn it is.
+func southsTurn(t *testing.T, site *webtest.Site, p *webtest.Page, g server.NewGame) *server.Created {
+	t.Helper()
+	for games := 1; ; games++ {
+		c, err := site.Create(g)
+		must(t, err)
+		must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
+		if awaitTurn(t, p) {
+			return c
+		}
+		if games == 5 {
+			t.Fatal("the bots ended five games before South had a move")
+		}
+	}
 }
 
 // TestPlayAgainstBots starts a game from the home page in one click, sees
