@@ -138,14 +138,14 @@ func TestBotsDoNotBlock(t *testing.T) {
 	// back at once after three random bots.
 	g = ts.create(`{"seats": ["human", "bot:random", "bot:greedy", "bot:level:random"], "auto_pass": false}`)
 	tokens = tokensOf(g)
+	// The bots may end the game early (greedy takes kings at once), or
+	// take South's king, after which South never acts again.
+	southOut := func(s *server.State) bool {
+		board, _, _ := strings.Cut(s.Position, " ")
+		return !strings.Contains(board, "bK")
+	}
 	start = time.Now()
 	for range 5 {
-		// The bots may end the game early (greedy takes kings at once), or
-		// take South's king, after which South never acts again.
-		southOut := func(s *server.State) bool {
-			board, _, _ := strings.Cut(s.Position, " ")
-			return !strings.Contains(board, "bK")
-		}
 		st := ts.waitState(g.ID, 10*time.Second, func(s *server.State) bool {
 			return s.ToAct == "South" && len(s.Actions) > 0 || s.Status != "live" || southOut(s)
 		})
