@@ -383,3 +383,43 @@ const allKinds = rules.KindSet(1<<rules.NumKinds-1) &^ 1
 func lowestKind(ks rules.KindSet) rules.Kind {
 	return rules.Kind(bits.TrailingZeros16(uint16(ks)))
 }
+
+// WeightSettings are the player settings that name the evaluation's
+// weights (see New), in the order of Weights' fields.
+var WeightSettings = []string{
+	"material", "threat0", "threat1", "threat2", "threat3", "spite", "pawn",
+	"strength", "exposure", "approach", "lattice", "hazard", "defend", "loot",
+	"insurance",
+}
+
+// Field returns the weight the setting name names (one of WeightSettings),
+// or nil if it names none.
+func (w *Weights) Field(name string) *float64 {
+	switch name {
+	case "material":
+		return &w.Material
+	case "threat0", "threat1", "threat2", "threat3":
+		return &w.Threat[name[6]-'0']
+	case "spite":
+		return &w.Spite
+	case "pawn":
+		return &w.Pawn
+	case "strength":
+		return &w.Strength
+	case "exposure":
+		return &w.Exposure
+	case "approach":
+		return &w.Approach
+	case "lattice":
+		return &w.Lattice
+	case "hazard":
+		return &w.Hazard
+	case "defend":
+		return &w.Defend
+	case "loot":
+		return &w.Loot
+	case "insurance":
+		return &w.Insurance
+	}
+	return nil
+}

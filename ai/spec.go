@@ -155,32 +155,12 @@ func (o *Options) set(settings url.Values) error {
 			o.RewardTemp = f
 		case "rmargin":
 			o.RewardMargin = f
-		case "material":
-			o.Weights.Material = f
-		case "spite":
-			o.Weights.Spite = f
-		case "pawn":
-			o.Weights.Pawn = f
-		case "strength":
-			o.Weights.Strength = f
-		case "exposure":
-			o.Weights.Exposure = f
-		case "approach":
-			o.Weights.Approach = f
-		case "lattice":
-			o.Weights.Lattice = f
-		case "defend":
-			o.Weights.Defend = f
-		case "loot":
-			o.Weights.Loot = f
-		case "hazard":
-			o.Weights.Hazard = f
-		case "insurance":
-			o.Weights.Insurance = f
-		case "threat0", "threat1", "threat2", "threat3":
-			o.Weights.Threat[key[6]-'0'] = f
 		default:
-			return fmt.Errorf("unknown setting %q", key)
+			w := o.Weights.Field(key)
+			if w == nil {
+				return fmt.Errorf("unknown setting %q", key)
+			}
+			*w = f
 		}
 	}
 	return nil
