@@ -37,6 +37,7 @@ var commands = []*command{
 	benchCommand,
 	matchCommand,
 	trainCommand,
+	tuneCommand,
 	engineCommand,
 	analyzeCommand,
 	playersCommand,
