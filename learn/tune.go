@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -43,6 +44,11 @@ type TuneConfig struct {
 	// (from 1) pushes each log-weight by c/k^0.101 either way, and moves it
 	// by a/(A+k)^0.602 times the estimated slope.
 	Perturb, Step, Stability float64
+	// AverageFrom is the deal after which the run averages the weights:
+	// the result is the mean, in log space, of the weights after each
+	// later deal, which is steadier than the last ones (0: average them
+	// all).
+	AverageFrom int
 	// Batch is how many deals are played from the same weights before
 	// their steps are taken, in order; the result depends on it.
 	Batch int
@@ -65,15 +71,22 @@ type TuneState struct {
 	// Score is the sum over the deals of the first side's pairwise score
 	// (match.DealScores): about half the deals, whatever the weights.
 	Score float64 `json:"score"`
-	// Spec is the tuned player: Player with the current values.
+	// Sum and Averaged are the sum of the log-weights after each deal past
+	// AverageFrom, and how many deals it counts.
+	Sum      []float64 `json:"sum"`
+	Averaged int       `json:"averaged"`
+	// Mean are the weights of the result: the mean of the weights Sum
+	// counts, in log space (the current values until it counts one).
+	Mean []float64 `json:"mean"`
+	// Spec is the tuned player: Player with the Mean weights.
 	Spec string `json:"spec"`
 }
 
 // key names what decides a run's result, Iterations and Workers aside: a
 // run may be resumed to go further.
 func (cfg *TuneConfig) key() string {
-	return fmt.Sprintf("rules=%s seed=%x player=%s params=%s start=%v nodes=%d c=%g a=%g A=%g batch=%d",
-		cfg.Preset.Name, cfg.Seed, cfg.Player, strings.Join(cfg.Params, ","), cfg.startValues(), cfg.Nodes, cfg.Perturb, cfg.Step, cfg.Stability, cfg.Batch)
+	return fmt.Sprintf("rules=%s seed=%s player=%s params=%s start=%v nodes=%d c=%g a=%g A=%g average-from=%d batch=%d",
+		cfg.Preset.Name, cfg.Seed, cfg.Player, strings.Join(cfg.Params, ","), cfg.startValues(), cfg.Nodes, cfg.Perturb, cfg.Step, cfg.Stability, cfg.AverageFrom, cfg.Batch)
 }
 
 // startValues returns the tuned weights' first values.
@@ -175,7 +188,7 @@ func Tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, r
 
 // tune is Tune with the scorer given: the SPSA loop.
 func tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, rep Reporter, play scorer) (*TuneState, error) {
-	st := &TuneState{Config: cfg.key(), Params: slices.Clone(cfg.Params), Values: cfg.startValues()}
+	st := &TuneState{Config: cfg.key(), Params: slices.Clone(cfg.Params), Values: cfg.startValues(), Sum: make([]float64, len(cfg.Params))}
 	if resume {
 		old, err := ReadTuneState(checkpoint)
 		if err != nil {
@@ -210,19 +223,31 @@ func tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, r
 			}
 			st.Score += scores[i]
 			st.Iteration++
+			if st.Iteration > cfg.AverageFrom {
+				for j, t := range theta {
+					st.Sum[j] += t
+				}
+				st.Averaged++
+			}
 			if rep != nil {
 				rep.Progress("deals", st.Iteration, cfg.Iterations, 0)
 			}
 		}
+		st.Mean = st.Mean[:0]
 		for j := range theta {
 			st.Values[j] = math.Exp(theta[j])
+			m := st.Values[j]
+			if st.Averaged > 0 {
+				m = math.Exp(st.Sum[j] / float64(st.Averaged))
+			}
+			st.Mean = append(st.Mean, m)
 		}
-		st.Spec = withWeights(cfg.Player, st.Params, st.Values)
+		st.Spec = withWeights(cfg.Player, st.Params, st.Mean)
 		if err := st.write(checkpoint); err != nil {
 			return st, err
 		}
 		if rep != nil && (st.Iteration%every < n || st.Iteration == cfg.Iterations) {
-			rep.Log("deal %d: %s", st.Iteration, st.Spec)
+			rep.Log("deal %d: %s", st.Iteration, withWeights(cfg.Player, st.Params, st.Values))
 		}
 	}
 	return st, nil
@@ -301,12 +326,15 @@ func (cfg *TuneConfig) play(ctx context.Context, d *deal) (float64, error) {
 // write saves the state to path, through a temporary file, so that a
 // crash leaves either the old state or the new.
 func (st *TuneState) write(path string) error {
-	data, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the spec's & as it is typed
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(st); err != nil {
 		return err
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
 	return os.Rename(tmp, path)
@@ -322,8 +350,8 @@ func ReadTuneState(path string) (*TuneState, error) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("learn: %s: %v", path, err)
 	}
-	if len(st.Values) != len(st.Params) || st.Iteration < 0 {
-		return nil, fmt.Errorf("learn: %s: %d values for %d weights at iteration %d", path, len(st.Values), len(st.Params), st.Iteration)
+	if len(st.Values) != len(st.Params) || len(st.Sum) != len(st.Params) || st.Iteration < 0 || st.Averaged < 0 || st.Averaged > st.Iteration {
+		return nil, fmt.Errorf("learn: %s: %d values and %d sums for %d weights, %d deals averaged of %d", path, len(st.Values), len(st.Sum), len(st.Params), st.Averaged, st.Iteration)
 	}
 	for i, v := range st.Values {
 		if !(v > 0) || math.IsInf(v, 0) {

@@ -18,7 +18,7 @@ func tinyTune() TuneConfig {
 	return TuneConfig{
 		Preset: rules.Chaturaji, Seed: rules.SeedFromInt(5), Player: "strong?eval=hand",
 		Params: []string{"material", "threat0", "spite"}, Iterations: 4, Nodes: 60,
-		Perturb: 0.15, Step: 0.5, Stability: 10, Batch: 2, Workers: 2,
+		Perturb: 0.15, Step: 0.5, Stability: 10, AverageFrom: 1, Batch: 2, Workers: 2,
 	}
 }
 
@@ -29,7 +29,7 @@ func tinyTune() TuneConfig {
 // values, from well away (a squared distance of 2.6 in log space).
 func TestTuneClimbs(t *testing.T) {
 	cfg := tinyTune()
-	cfg.Iterations, cfg.Batch, cfg.Stability = 3000, 20, 100
+	cfg.Iterations, cfg.Batch, cfg.Stability, cfg.AverageFrom = 3000, 20, 100, 1500
 	best := []float64{1.2, 0.3, 0.9} // from 0.5, 1 and 0.5
 	dist := func(theta []float64) float64 {
 		d := 0.0
@@ -60,6 +60,12 @@ func TestTuneClimbs(t *testing.T) {
 		if math.Abs(math.Log(v/best[i])) > 0.25 {
 			t.Errorf("%s = %.3f after %d deals, want %.3f within 25%%", cfg.Params[i], v, st.Iteration, best[i])
 		}
+		if m := st.Mean[i]; math.Abs(math.Log(m/best[i])) > 0.25 {
+			t.Errorf("%s's mean over the second half = %.3f, want %.3f within 25%%", cfg.Params[i], m, best[i])
+		}
+	}
+	if st.Averaged != 1500 {
+		t.Errorf("%d deals averaged, want the last 1500", st.Averaged)
 	}
 	var start []float64
 	for _, v := range cfg.startValues() {
@@ -97,7 +103,7 @@ func TestTuneResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(whole.Values, resumed.Values) || whole.Score != resumed.Score || whole.Spec != resumed.Spec {
+	if !slices.Equal(whole.Values, resumed.Values) || !slices.Equal(whole.Mean, resumed.Mean) || whole.Score != resumed.Score || whole.Spec != resumed.Spec {
 		t.Errorf("resumed run ended at %v (score %g), the whole run at %v (score %g)", resumed.Values, resumed.Score, whole.Values, whole.Score)
 	}
 	start := cfg.startValues()
@@ -111,8 +117,11 @@ func TestTuneResumes(t *testing.T) {
 	if read.Iteration != cfg.Iterations || !slices.Equal(read.Values, whole.Values) {
 		t.Errorf("the checkpoint holds iteration %d, %v; the run returned %v", read.Iteration, read.Values, whole.Values)
 	}
-	if !strings.HasPrefix(whole.Spec, "strong?eval=hand&material=") {
-		t.Errorf("spec %q", whole.Spec)
+	if want := withWeights(cfg.Player, cfg.Params, whole.Mean); whole.Spec != want || whole.Averaged != 3 {
+		t.Errorf("spec %q over %d deals, want %q over the 3 after the first", whole.Spec, whole.Averaged, want)
+	}
+	if slices.Equal(whole.Mean, whole.Values) {
+		t.Errorf("the mean of three deals' weights is the last's, %v", whole.Mean)
 	}
 
 	other := cfg
@@ -131,7 +140,7 @@ func TestTuneResumes(t *testing.T) {
 func TestTuneRefuses(t *testing.T) {
 	dir := t.TempDir()
 	another := filepath.Join(dir, "another")
-	if err := (&TuneState{Config: "some other run", Params: []string{"material"}, Values: []float64{1}}).write(another); err != nil {
+	if err := (&TuneState{Config: "some other run", Params: []string{"material"}, Values: []float64{1}, Sum: []float64{0}}).write(another); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {

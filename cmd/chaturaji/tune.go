@@ -22,7 +22,7 @@ var tuneCommand = &command{
 
 var tuneHelp = `usage: chaturaji tune [--rules NAME] --seed S --out FILE [--player SPEC] [--params LIST]
                       [--start LIST] [--iterations N] [--nodes N] [--c X] [--a X] [--A X]
-                      [--batch N] [--workers K] [--resume]
+                      [--average-from N] [--batch N] [--workers K] [--resume]
 
 Tune sets some of the hand-written evaluation's weights by play, with SPSA
 (simultaneous perturbation stochastic approximation): each iteration
@@ -34,6 +34,10 @@ move toward the side that ranked better, by how much better (the pairwise
 score the SPRT of 'chaturaji match' measures). The weights are tuned as
 logarithms: iteration k pushes them by c/k^0.101 and steps by
 a/(A+k)^0.602 times the estimated slope.
+
+The result is the mean, in log space, of the weights after each deal of
+the run's second half (--average-from), which is steadier than the last
+deal's weights: each deal's result is mostly the dice's.
 
 The weights are found best for the budget they were tuned at: what a
 shallow search needs from its evaluation is not what a deep one needs.
@@ -63,6 +67,8 @@ Flags:
 	--c X            the first push, in log space (default 0.15)
 	--a X            the step's scale (default 0.5)
 	--A X            the step's stability constant (default a tenth of N)
+	--average-from N the result is the mean of the weights after each deal past N,
+	                 in log space (default half the iterations)
 	--batch N        deals played from the same weights (default 2)
 	--workers K      deals played at once (default 2)
 	--resume         go on from FILE
@@ -89,6 +95,7 @@ func runTune(e *env, args []string) error {
 	params := fs.String("params", defaultTuneParams, "the weights tuned")
 	start := fs.String("start", "", "first values: name=X,...")
 	stability := fs.Float64("A", -1, "the step's stability constant")
+	averageFrom := fs.Int("average-from", -1, "average the weights after deal `N`")
 	cfg := learn.TuneConfig{}
 	fs.StringVar(&cfg.Player, "player", "strong?eval=hand", "the player `SPEC`")
 	fs.IntVar(&cfg.Iterations, "iterations", 1000, "deals to play")
@@ -116,6 +123,10 @@ func runTune(e *env, args []string) error {
 	cfg.Stability = *stability
 	if cfg.Stability < 0 {
 		cfg.Stability = float64(cfg.Iterations) / 10
+	}
+	cfg.AverageFrom = *averageFrom
+	if cfg.AverageFrom < 0 {
+		cfg.AverageFrom = cfg.Iterations / 2
 	}
 	cfg.Params = strings.Split(*params, ",")
 	if *start != "" {
