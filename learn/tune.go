@@ -66,8 +66,11 @@ type TuneState struct {
 	Iteration int `json:"iteration"`
 	// Params are the weights tuned.
 	Params []string `json:"params"`
-	// Values are their current values, in the order of Params.
+	// Values are their current values, in the order of Params, and Logs
+	// their logarithms, which the run steps (kept as they are, so that a
+	// resumed run goes on from exactly where it was).
 	Values []float64 `json:"values"`
+	Logs   []float64 `json:"logs"`
 	// Score is the sum over the deals of the first side's pairwise score
 	// (match.DealScores): about half the deals, whatever the weights.
 	Score float64 `json:"score"`
@@ -170,7 +173,7 @@ type deal struct {
 	plus, minus []float64
 }
 
-// score plays deal d and returns the pairwise score of the plus side
+// scorer plays deal d and returns the pairwise score of the plus side
 // against the minus side, from 0 to 1.
 type scorer func(ctx context.Context, d *deal) (float64, error)
 
@@ -199,9 +202,12 @@ func tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, r
 		}
 		st = old
 	}
-	theta := make([]float64, len(st.Values))
-	for i, v := range st.Values {
-		theta[i] = math.Log(v)
+	theta := slices.Clone(st.Logs)
+	if !resume {
+		theta = make([]float64, len(st.Values))
+		for i, v := range st.Values {
+			theta[i] = math.Log(v)
+		}
 	}
 	workers := max(cfg.Workers, 1)
 	every := max(cfg.Iterations/20, 1)
@@ -242,6 +248,7 @@ func tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, r
 			}
 			st.Mean = append(st.Mean, m)
 		}
+		st.Logs = slices.Clone(theta)
 		st.Spec = withWeights(cfg.Player, st.Params, st.Mean)
 		if err := st.write(checkpoint); err != nil {
 			return st, err
@@ -350,12 +357,12 @@ func ReadTuneState(path string) (*TuneState, error) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("learn: %s: %v", path, err)
 	}
-	if len(st.Values) != len(st.Params) || len(st.Sum) != len(st.Params) || st.Iteration < 0 || st.Averaged < 0 || st.Averaged > st.Iteration {
-		return nil, fmt.Errorf("learn: %s: %d values and %d sums for %d weights, %d deals averaged of %d", path, len(st.Values), len(st.Sum), len(st.Params), st.Averaged, st.Iteration)
+	if len(st.Values) != len(st.Params) || len(st.Logs) != len(st.Params) || len(st.Sum) != len(st.Params) || st.Iteration < 0 || st.Averaged < 0 || st.Averaged > st.Iteration {
+		return nil, fmt.Errorf("learn: %s: %d values, %d logarithms and %d sums for %d weights, %d deals averaged of %d", path, len(st.Values), len(st.Logs), len(st.Sum), len(st.Params), st.Averaged, st.Iteration)
 	}
-	for i, v := range st.Values {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("learn: %s: the weight %s is %g", path, st.Params[i], v)
+	for i, x := range st.Logs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("learn: %s: the weight %s has the logarithm %g", path, st.Params[i], x)
 		}
 	}
 	return &st, nil

@@ -140,7 +140,15 @@ func TestTuneResumes(t *testing.T) {
 func TestTuneRefuses(t *testing.T) {
 	dir := t.TempDir()
 	another := filepath.Join(dir, "another")
-	if err := (&TuneState{Config: "some other run", Params: []string{"material"}, Values: []float64{1}, Sum: []float64{0}}).write(another); err != nil {
+	if err := (&TuneState{Config: "some other run", Params: []string{"material"}, Values: []float64{1}, Logs: []float64{0}, Sum: []float64{0}}).write(another); err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(dir, "broken")
+	if err := os.WriteFile(broken, []byte(`{"config": "x", "params": ["material"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	short := filepath.Join(dir, "short")
+	if err := os.WriteFile(short, []byte(`{"config": "x", "params": ["material"], "values": [1], "sum": [0]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -161,6 +169,8 @@ func TestTuneRefuses(t *testing.T) {
 		{"no weights", func(c *TuneConfig) { c.Params = nil }, "", "no weights"},
 		{"another run's checkpoint", func(*TuneConfig) {}, another, "checkpoint of another run"},
 		{"no checkpoint", func(*TuneConfig) {}, filepath.Join(dir, "missing"), "no such file"},
+		{"a cut checkpoint", func(*TuneConfig) {}, broken, "unexpected end of JSON"},
+		{"a checkpoint without logarithms", func(*TuneConfig) {}, short, "0 logarithms"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := tinyTune()
