@@ -70,14 +70,14 @@ type TuneState struct {
 	// their logarithms, which the run steps (kept as they are, so that a
 	// resumed run goes on from exactly where it was).
 	Values []float64 `json:"values"`
-	Logs   []float64 `json:"logs"`
+	Logs   []float64 `json:"logs"` // the logarithms of Values, as stepped
 	// Score is the sum over the deals of the first side's pairwise score
 	// (match.DealScores): about half the deals, whatever the weights.
 	Score float64 `json:"score"`
 	// Sum and Averaged are the sum of the log-weights after each deal past
 	// AverageFrom, and how many deals it counts.
 	Sum      []float64 `json:"sum"`
-	Averaged int       `json:"averaged"`
+	Averaged int       `json:"averaged"` // the deals Sum counts
 	// Mean are the weights of the result: the mean of the weights Sum
 	// counts, in log space (the current values until it counts one).
 	Mean []float64 `json:"mean"`
