@@ -66,11 +66,10 @@ type TuneState struct {
 	Iteration int `json:"iteration"`
 	// Params are the weights tuned.
 	Params []string `json:"params"`
-	// Values are their current values, in the order of Params, and Logs
-	// their logarithms, which the run steps (kept as they are, so that a
-	// resumed run goes on from exactly where it was).
-	Values []float64 `json:"values"`
-	Logs   []float64 `json:"logs"` // the logarithms of Values, as stepped
+	// Logs are the logarithms of their current values, in the order of
+	// Params: what the run steps, kept as they are so that a resumed run
+	// goes on from exactly where it was (Values gives the weights).
+	Logs []float64 `json:"logs"`
 	// Score is the sum over the deals of the first side's pairwise score
 	// (match.DealScores): about half the deals, whatever the weights.
 	Score float64 `json:"score"`
@@ -83,6 +82,19 @@ type TuneState struct {
 	Mean []float64 `json:"mean"`
 	// Spec is the tuned player: Player with the Mean weights.
 	Spec string `json:"spec"`
+}
+
+// Values returns the tuned weights' current values, in the order of
+// Params.
+func (st *TuneState) Values() []float64 { return exps(st.Logs) }
+
+// exps returns the exponential of each logarithm in logs.
+func exps(logs []float64) []float64 {
+	v := make([]float64, len(logs))
+	for i, x := range logs {
+		v[i] = math.Exp(x)
+	}
+	return v
 }
 
 // key names what decides a run's result, Iterations and Workers aside: a
@@ -123,6 +135,7 @@ func (cfg *TuneConfig) check() error {
 		return errors.New("learn: no weights to tune")
 	}
 	var w ai.Weights
+	start := cfg.startValues()
 	for i, name := range cfg.Params {
 		if w.Field(name) == nil {
 			return fmt.Errorf("learn: %q is not a weight setting (%s)", name, strings.Join(ai.WeightSettings, ", "))
@@ -130,7 +143,7 @@ func (cfg *TuneConfig) check() error {
 		if slices.Index(cfg.Params, name) != i {
 			return fmt.Errorf("learn: the weight %s is named twice", name)
 		}
-		if v := cfg.startValues()[i]; !(v > 0) || math.IsInf(v, 0) {
+		if v := start[i]; !(v > 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("learn: the weight %s starts at %g; tuning needs a finite value above 0", name, v)
 		}
 	}
@@ -140,7 +153,7 @@ func (cfg *TuneConfig) check() error {
 		}
 	}
 	// The player must build, with the weights set, and search.
-	if _, err := ai.New(withWeights(cfg.Player, cfg.Params, cfg.startValues()), 1); err != nil {
+	if _, err := ai.New(withWeights(cfg.Player, cfg.Params, start), 1); err != nil {
 		return fmt.Errorf("learn: the player to tune: %w", err)
 	}
 	return nil
@@ -191,7 +204,10 @@ func Tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, r
 
 // tune is Tune with the scorer given: the SPSA loop.
 func tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, rep Reporter, play scorer) (*TuneState, error) {
-	st := &TuneState{Config: cfg.key(), Params: slices.Clone(cfg.Params), Values: cfg.startValues(), Sum: make([]float64, len(cfg.Params))}
+	st := &TuneState{Config: cfg.key(), Params: slices.Clone(cfg.Params), Sum: make([]float64, len(cfg.Params))}
+	for _, v := range cfg.startValues() {
+		st.Logs = append(st.Logs, math.Log(v))
+	}
 	if resume {
 		old, err := ReadTuneState(checkpoint)
 		if err != nil {
@@ -203,12 +219,6 @@ func tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, r
 		st = old
 	}
 	theta := slices.Clone(st.Logs)
-	if !resume {
-		theta = make([]float64, len(st.Values))
-		for i, v := range st.Values {
-			theta[i] = math.Log(v)
-		}
-	}
 	workers := max(cfg.Workers, 1)
 	every := max(cfg.Iterations/20, 1)
 	for st.Iteration < cfg.Iterations {
@@ -239,22 +249,19 @@ func tune(ctx context.Context, cfg TuneConfig, checkpoint string, resume bool, r
 				rep.Progress("deals", st.Iteration, cfg.Iterations, 0)
 			}
 		}
-		st.Mean = st.Mean[:0]
-		for j := range theta {
-			st.Values[j] = math.Exp(theta[j])
-			m := st.Values[j]
-			if st.Averaged > 0 {
-				m = math.Exp(st.Sum[j] / float64(st.Averaged))
-			}
-			st.Mean = append(st.Mean, m)
-		}
 		st.Logs = slices.Clone(theta)
+		st.Mean = st.Values()
+		if st.Averaged > 0 {
+			for j := range st.Mean {
+				st.Mean[j] = math.Exp(st.Sum[j] / float64(st.Averaged))
+			}
+		}
 		st.Spec = withWeights(cfg.Player, st.Params, st.Mean)
 		if err := st.write(checkpoint); err != nil {
 			return st, err
 		}
 		if rep != nil && (st.Iteration%every < n || st.Iteration == cfg.Iterations) {
-			rep.Log("deal %d: %s", st.Iteration, withWeights(cfg.Player, st.Params, st.Values))
+			rep.Log("deal %d: %s", st.Iteration, withWeights(cfg.Player, st.Params, st.Values()))
 		}
 	}
 	return st, nil
@@ -300,15 +307,8 @@ func playAll(ctx context.Context, deals []*deal, workers int, play scorer) ([]fl
 // seats facing each other and the minus side in the other two, with the
 // dice of the seed and d.k.
 func (cfg *TuneConfig) play(ctx context.Context, d *deal) (float64, error) {
-	exp := func(theta []float64) []float64 {
-		v := make([]float64, len(theta))
-		for i, t := range theta {
-			v[i] = math.Exp(t)
-		}
-		return v
-	}
-	plus := withWeights(cfg.Player, cfg.Params, exp(d.plus))
-	minus := withWeights(cfg.Player, cfg.Params, exp(d.minus))
+	plus := withWeights(cfg.Player, cfg.Params, exps(d.plus))
+	minus := withWeights(cfg.Player, cfg.Params, exps(d.minus))
 	if plus == minus {
 		// The two sides print alike (a push below the printed precision):
 		// nothing to learn from their deal.
@@ -357,8 +357,8 @@ func ReadTuneState(path string) (*TuneState, error) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("learn: %s: %v", path, err)
 	}
-	if len(st.Values) != len(st.Params) || len(st.Logs) != len(st.Params) || len(st.Sum) != len(st.Params) || st.Iteration < 0 || st.Averaged < 0 || st.Averaged > st.Iteration {
-		return nil, fmt.Errorf("learn: %s: %d values, %d logarithms and %d sums for %d weights, %d deals averaged of %d", path, len(st.Values), len(st.Logs), len(st.Sum), len(st.Params), st.Averaged, st.Iteration)
+	if len(st.Logs) != len(st.Params) || len(st.Sum) != len(st.Params) || st.Iteration < 0 || st.Averaged < 0 || st.Averaged > st.Iteration {
+		return nil, fmt.Errorf("learn: %s: %d logarithms and %d sums for %d weights, %d deals averaged of %d", path, len(st.Logs), len(st.Sum), len(st.Params), st.Averaged, st.Iteration)
 	}
 	for i, x := range st.Logs {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
