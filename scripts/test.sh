@@ -77,7 +77,7 @@ go test -count=1 ./...
 # loadtest and match run goroutines).
 # CHATURAJI_RACE=0 leaves this step out: CI runs the suite twice, and the
 # race detector once (on the plain clone).
-race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|web|cmd/chaturaji)($|/)' || true)
+race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|learn|web|cmd/chaturaji)($|/)' || true)
 if [ "${CHATURAJI_RACE:-1}" = 0 ]; then
 	step "go test -race: left out (CHATURAJI_RACE=0)"
 elif [ -n "$race_pkgs" ]; then
