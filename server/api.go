@@ -117,9 +117,15 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if l != nil {
+	if l != nil && !(l.owned.Load() && s.lapsed()) {
 		writeJSON(w, http.StatusOK, l.state.Load())
 		return
+	}
+	if l != nil { // what a node whose leases lapsed holds may be behind: the store says
+		if info, err = s.store.Game(r.Context(), r.PathValue("id")); err != nil {
+			s.fail(w, r, s.storeError(r.PathValue("id"), err))
+			return
+		}
 	}
 	rp, err := s.read(r.Context(), info.ID)
 	if err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -265,10 +266,22 @@ func (l *live) saveSeat(i int, st store.Seat, what string) error {
 	}
 	if err != nil {
 		l.srv.storeFailed(opSeat, what, l.id, err)
-		return unavailable(storeRetryAfter, "the seat could not be saved, so nothing changed; try again")
+		// The database may have saved it before the connection broke:
+		// then the token is the seat's, and must reach its holder.
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		info, rerr := l.srv.store.Game(ctx, l.id)
+		if rerr != nil || i >= len(info.Seats) || !sameSeat(info.Seats[i], st) {
+			return unavailable(storeRetryAfter, "the seat could not be saved; try again")
+		}
 	}
-	l.srv.health.wrote(nil)
+	l.srv.wrote(nil)
 	l.info.Seats[i] = st
 	l.snapshot()
 	return nil
+}
+
+// sameSeat reports whether two seats are the same as the store keeps them.
+func sameSeat(a, b store.Seat) bool {
+	return a.Player == b.Player && a.Name == b.Name && bytes.Equal(a.TokenHash, b.TokenHash) && bytes.Equal(a.InviteHash, b.InviteHash)
 }

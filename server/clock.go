@@ -176,12 +176,12 @@ func (l *live) takeOver(i int, reason string, now time.Time) error {
 	t := newTakeover(l.game, seat, l.info.Seats[i].Player, player, reason)
 	l.info.Seats[i].Player = player
 	l.bots[i] = nil
+	l.takeovers = append(l.takeovers, t) // a reload sets both anew from the store
 	e := &Event{Kind: KindSeat, At: now, Seat: seat.String(), Player: player, Reason: reason}
 	l.describe(e, now)
 	if err := l.commit([]*Event{e}); err != nil {
 		return err // reloaded: the seat is the human's again, until the retry
 	}
-	l.takeovers = append(l.takeovers, t)
 	l.srv.log.Info("bot takes seat", "game", l.id, "seat", seat.String(), "bot", player, "reason", reason)
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()

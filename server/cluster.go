@@ -43,11 +43,21 @@ var errNotOwner = errors.New("server: this node does not drive the game")
 
 // node is the server's part in a cluster.
 type node struct {
-	id     string
-	cl     store.Cluster
-	secret []byte
-	client *http.Client  // to the other nodes (forward.go)
-	kick   chan struct{} // an adoption round, now
+	id      string
+	cl      store.Cluster
+	secret  []byte
+	client  *http.Client  // to the other nodes (forward.go)
+	kick    chan struct{} // an adoption round, now
+	renewed atomic.Int64  // when the last renewal that went through began (or the join), Unix ns
+}
+
+// lapsed reports whether the node's leases may have lapsed: its last
+// renewal that went through began more than a lease ago. A node paused
+// (SIGSTOP, a frozen VM) past its lease finds this on waking, before its
+// next renewal tells it which games other nodes adopted meanwhile; until
+// then what it holds of its games may be behind the store.
+func (n *node) lapsed(lease time.Duration) bool {
+	return time.Since(time.Unix(0, n.renewed.Load())) > lease
 }
 
 // newNodeID returns a random id for this process's node.
@@ -68,6 +78,7 @@ func (s *Server) startCluster(ctx context.Context) error {
 		return errors.New("server: Config.Cluster needs Config.Advertise, the URL the other nodes reach this one at")
 	}
 	n := &node{id: newNodeID(), cl: cl, kick: make(chan struct{}, 1), client: &http.Client{Timeout: 10 * time.Second}}
+	n.renewed.Store(time.Now().UnixNano())
 	secret, err := cl.Join(ctx, n.id, s.cfg.Advertise, s.cfg.Lease)
 	if err != nil {
 		return fmt.Errorf("server: joining the cluster: %w", err)
@@ -99,6 +110,7 @@ func (s *Server) renewing() {
 		case <-t.C:
 		}
 		ctx, cancel := context.WithTimeout(s.ctx, s.cfg.Lease/3)
+		t0 := time.Now()
 		lost, err := s.node.cl.Renew(ctx)
 		cancel()
 		if err != nil {
@@ -107,6 +119,7 @@ func (s *Server) renewing() {
 			continue
 		}
 		s.metrics.renewals.WithLabelValues("ok").Inc()
+		s.node.renewed.Store(t0.UnixNano())
 		for _, id := range lost {
 			if l := s.liveGame(id); l != nil {
 				l.post(s.ctx, func() { l.lose("the lease renewal found it another node's") })
@@ -427,7 +440,7 @@ func (l *live) adopt(lastHeld time.Time) {
 	l.readAhead(false)
 	l.owned.Store(true)
 	l.leaving = false
-	if !l.reload() {
+	if _, ok := l.reload(); !ok {
 		return // it tries again by itself
 	}
 	l.unheld = lastHeld
@@ -454,42 +467,49 @@ func (l *live) lose(why string) {
 	l.retryAt, l.stale, l.unheld = time.Time{}, false, time.Time{}
 	l.srv.log.Warn("game lost: another node drives it now", "game", l.id, "why", why, "seq", l.seq)
 	l.srv.metrics.ownership.WithLabelValues("fenced").Inc()
-	l.rp = nil
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	info, err := l.srv.store.Game(ctx, l.id)
-	var evs []store.Event
-	if err == nil {
-		evs, err = l.srv.store.Events(ctx, l.id, 0)
-	}
-	var r *replayed
-	if err == nil {
-		r, err = replay(info, evs)
-	}
+	r, evs, err := readGameEvents(ctx, l.srv.store, l.id)
 	if err != nil {
 		l.srv.repeats.Error("reading a lost game to follow it; its clients reconnect", "game", l.id, "err", err)
 		for sub := range l.subs {
 			l.drop(sub, reasonShutdown)
 		}
+		l.rp = nil
 		l.leaving = true
 		return
 	}
-	old := l.seq
-	l.info, l.table, l.game, l.seq, l.last, l.takeovers, l.moved = r.info, r.table, r.game, r.seq, r.last, r.takeovers, r.moved
-	l.rp = r
-	if l.last != nil {
-		l.updated = l.last.At
-	}
-	l.snapshot()
-	for _, e := range evs {
-		if e.Seq > old {
-			l.publish(e.Data)
-		}
-	}
+	l.takeIn(r, evs) // the events it had written unconfirmed, then the new driver's
 	if l.last != nil && l.last.Kind == KindEnd {
 		l.over = true
 	}
 	if l.unwanted() {
 		l.leaving = true
 	}
+}
+
+// lapsed reports whether this server is a node whose leases may have
+// lapsed (node.lapsed): it must not answer for its games from what it
+// holds until a renewal says which are still its own.
+func (s *Server) lapsed() bool {
+	return s.node != nil && s.node.lapsed(s.cfg.Lease)
+}
+
+// behind reports whether the store holds events of the game past those
+// the loop holds, which a node's driver finds after it was paused past its
+// lease (another node adopted the game and moved it on) or after a write
+// of its own whose outcome it never heard; the loop then reloads, so that
+// its subscribers hear them (takeIn). An error is the store's.
+func (l *live) behind() (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	info, err := l.srv.store.Game(ctx, l.id)
+	if err != nil {
+		return false, err
+	}
+	if info.LastEvent <= l.seq {
+		return false, nil
+	}
+	l.reload()
+	return true, nil
 }

@@ -59,6 +59,7 @@ type live struct {
 	failures  int       // the store's failures in a row
 	stale     bool      // a reload failed: what the loop holds may be ahead of the store
 	unheld    time.Time // since when the game could not be played (a restart, the store failing); zero if it can (downtime.go)
+	credited  time.Time // until when downtime was given back to the open decision (downtime.go)
 	subs      map[*subscriber]struct{}
 	online    []int       // live WebSocket connections of each seat's holder
 	idleSince []time.Time // when each seat's last connection closed
@@ -311,6 +312,9 @@ func (l *live) act(i int, text string, seq int64) error {
 	if !l.owned.Load() {
 		return errNotOwner
 	}
+	if l.srv.lapsed() {
+		return unavailable(time.Second, "this node's hold on the game lapsed and is being renewed; try again")
+	}
 	if l.over || l.ended() {
 		return Errorf(ECONFLICT, "the game is over")
 	}
@@ -326,6 +330,13 @@ func (l *live) act(i int, text string, seq int64) error {
 		return Errorf(EUNAVAILABLE, "the dice are not rolled yet; try again")
 	}
 	if seq > l.seq {
+		// A node's copy may be behind the store (it was paused past its
+		// lease): that is not the client's fault.
+		if l.srv.node != nil {
+			if behind, err := l.behind(); err != nil || behind {
+				return unavailable(time.Second, "this node's copy of the game is behind the event the action was sent after; try again")
+			}
+		}
 		return Errorf(EINVALID, "seq %d is past the game's last event, %d", seq, l.seq)
 	}
 	if seq != 0 && seq != l.seq {
@@ -334,7 +345,10 @@ func (l *live) act(i int, text string, seq int64) error {
 	if d := p.Decider(); d != seat {
 		return Errorf(ECONFLICT, "not your turn: %s is to act", d)
 	}
-	if !l.deadline.IsZero() && !time.Now().Before(l.deadline) {
+	// While the game waits to try again after the store failed, its
+	// deadline is not the player's: the time is given back when the
+	// store answers (downtime.go), and this action may be what saves.
+	if !l.deadline.IsZero() && !time.Now().Before(l.deadline) && l.retryAt.IsZero() {
 		return Errorf(ECONFLICT, "out of time: the deadline was %s", l.deadline.UTC().Format(time.RFC3339Nano))
 	}
 	if len(text) > 64 {
@@ -385,15 +399,18 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 // commit numbers events, saves them in one transaction and only then
 // broadcasts them, after the game's state has taken them in (so a client
 // that hears of an event and then asks for the state finds it there). If
-// they cannot be saved the game is reloaded from the store, so nothing
-// changes, and tries again later by itself (storeFailed).
+// the store fails, the game is reloaded from the store (storeFailed): if
+// the store holds the events after all (the database committed, then the
+// connection broke), they were published by the reload and commit
+// succeeds; else the game holds what the store holds and tries again
+// later by itself, and the caller is told the outcome is not known.
 func (l *live) commit(evs []*Event) error {
 	recs := make([]store.Event, len(evs))
 	for i, e := range evs {
 		e.Seq = l.seq + int64(i) + 1
 		data, err := json.Marshal(e)
 		if err != nil {
-			if l.reload() {
+			if _, ok := l.reload(); ok {
 				l.later()
 			}
 			return err
@@ -406,23 +423,31 @@ func (l *live) commit(evs []*Event) error {
 	err := l.srv.store.AppendEvents(ctx, l.id, l.seq, recs)
 	l.srv.metrics.committed(opAppend, t0)
 	if err != nil {
-		l.storeFailed(opAppend, "saving events", err, t0)
+		fresh := l.storeFailed(opAppend, "saving events", err, t0)
 		if !l.owned.Load() {
 			return errNotOwner // fenced: nothing was saved
 		}
-		return unavailable(l.retryAt.Sub(time.Now()), "the game could not be saved, so nothing changed; try again")
+		if !holds(fresh, recs) {
+			return unavailable(l.retryAt.Sub(time.Now()), "the database did not confirm the write, so the action may or may not have been applied: the game's events show whether it was, and sending it again with the same seq cannot apply it twice")
+		}
+		// Saved after all: the reload took the events in and published
+		// them.
+		l.stored()
+	} else {
+		l.stored()
+		last := evs[len(evs)-1]
+		l.seq, l.last, l.updated = last.Seq, last, last.At
 	}
-	l.stored()
-	last := evs[len(evs)-1]
-	l.seq, l.last, l.updated = last.Seq, last, last.At
 	l.srv.metrics.events.Add(float64(len(evs)))
-	if last.Kind == KindEnd {
+	if l.last.Kind == KindEnd {
 		l.finish()
 	} else {
 		l.settle(time.Now())
 	}
-	for _, r := range recs {
-		l.publish(r.Data)
+	if err == nil {
+		for _, r := range recs {
+			l.publish(r.Data)
+		}
 	}
 	return nil
 }

@@ -29,6 +29,22 @@ type health struct {
 
 	okAt   atomic.Int64 // when a game's write last went through, Unix ns
 	failAt atomic.Int64 // when a game's write last failed, Unix ns
+
+	// The database's outage as the server knows it, for the clocks
+	// (downtime.go): upAt is when any write (the heartbeat, a game's) last
+	// went through, downAt since when the database fails, zero while it
+	// answers. Both Unix ns.
+	upAt   atomic.Int64
+	downAt atomic.Int64
+}
+
+// outageSince returns since when the database fails, as far as the server
+// knows; zero if it answers.
+func (h *health) outageSince() time.Time {
+	if at := h.downAt.Load(); at != 0 {
+		return time.Unix(0, at)
+	}
+	return time.Time{}
 }
 
 // wrote notes how a game's write to the store went.
@@ -57,9 +73,45 @@ func (h *health) writesFailing(now time.Time, window time.Duration) bool {
 func (s *Server) storeFailed(op, what, id string, err error) {
 	s.metrics.storeFailures.WithLabelValues(op).Inc()
 	if op != opRead && op != opList {
-		s.health.wrote(err)
+		s.wrote(err)
 	}
 	s.repeats.Error(what, "game", id, "err", err)
+}
+
+// wrote notes how a game's write to the store went, for readiness and for
+// the database's outage (outage).
+func (s *Server) wrote(err error) {
+	s.health.wrote(err)
+	s.outage(err, true)
+}
+
+// outage notes how a write to the store went (a game's, or the
+// heartbeat) for the outage it begins or ends. An outage is dated from the
+// last write that went through before it, or a heartbeat's interval before
+// the first that failed, whichever is later: that is when the database
+// stopped answering, as far as the server can know. It ends when a game's
+// write goes through, or the heartbeat's while the games' writes are not
+// failing (a full disk may take the heartbeat's small update and refuse
+// the games' events). When it ends, every game is told, so that each open
+// decision gets its time back (downtime.go).
+func (s *Server) outage(err error, game bool) {
+	h := &s.health
+	now := time.Now()
+	if err != nil {
+		since := max(h.upAt.Load(), now.Add(-s.cfg.Heartbeat).UnixNano())
+		h.downAt.CompareAndSwap(0, since)
+		return
+	}
+	if !game && h.writesFailing(now, 2*s.cfg.RetryMax) {
+		return
+	}
+	h.upAt.Store(now.UnixNano())
+	if h.downAt.Load() == 0 {
+		return
+	}
+	if since := h.downAt.Swap(0); since != 0 {
+		s.outageOver(time.Unix(0, since), now)
+	}
 }
 
 // heartbeat writes the heartbeat every Config.Heartbeat until the server
@@ -101,6 +153,7 @@ func (s *Server) beat() error {
 		s.metrics.storeFailures.WithLabelValues(opHeartbeat).Inc()
 		s.repeats.Error("heartbeat: the database does not take a write", "err", err)
 	}
+	s.outage(err, false)
 
 	h.mu.Lock()
 	h.checked, h.err, h.checking = time.Now(), err, nil

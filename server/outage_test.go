@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -210,10 +211,11 @@ func TestFullDisk(t *testing.T) {
 	}
 	elapsed := time.Since(full)
 	lines, kinds := logLines(t, logs.String()[before:])
-	// Of each kind (a failure to save, and what a game that saved says), a
-	// line for the first, then one a RepeatLog at most.
-	bound := 3 * (int(elapsed/cfg.RepeatLog) + 2)
-	if lines > bound || len(kinds) > 3 {
+	// Of each kind (a failure to save, what a game that saved says, the
+	// time given back, the database answering again when one did), a line
+	// for the first, then one a RepeatLog at most.
+	bound := 4 * (int(elapsed/cfg.RepeatLog) + 2)
+	if lines > bound || len(kinds) > 4 {
 		t.Errorf("%d lines of %d kinds %v in %v of a full disk, want at most %d (%d games):\n%s",
 			lines, len(kinds), kinds, elapsed.Round(time.Millisecond), bound, n, logs.String()[before:])
 	}
@@ -248,4 +250,125 @@ func logLines(t *testing.T, log string) (int, map[string]int) {
 		kinds[rec.Msg]++
 	}
 	return n, kinds
+}
+
+// TestOutageGivesTimeBack stops the database for three seconds under
+// timed games in which nobody acts: in some the open decision's deadline
+// falls during the outage, in others after it. No game wrote anything
+// when the outage began, so only what the server itself knows dates it
+// (its heartbeat). Once the database is back, every one of those
+// decisions gets the outage's time back in a clock event, and none is
+// forfeited for it.
+func TestOutageGivesTimeBack(t *testing.T) {
+	pg := pgtest.NewCluster(t)
+	st, err := store.Open(t.Context(), pg.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, outageConfig(), st)
+	type open struct {
+		id       string
+		seq      int64
+		seat     string
+		deadline time.Time
+	}
+	var games []open
+	for _, turn := range []int{2000, 2000, 2000, 30000, 30000, 30000} {
+		g := ts.create(fmt.Sprintf(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": %d, "auto_pass": false}`, turn))
+		s := ts.waitState(g.ID, 30*time.Second, func(s *server.State) bool { return s.Deadline != nil })
+		games = append(games, open{g.ID, s.Seq, s.ToAct, *s.Deadline})
+	}
+	ts.waitReady(true)
+	stopped := time.Now()
+	for _, g := range games[:3] {
+		if !g.deadline.After(stopped) {
+			t.Fatalf("game %s: its decision ran out before the outage", g.id)
+		}
+	}
+	pg.Stop()
+	time.Sleep(3 * time.Second) // every short deadline falls in here
+	pg.Start()
+	outage := time.Since(stopped)
+	ts.waitReady(true)
+
+	conn, err := pgx.Connect(t.Context(), pg.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for _, g := range games {
+		var kind, data string
+		for end := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			err := conn.QueryRow(t.Context(), `SELECT kind, data::text FROM events WHERE game_id = $1 AND seq = $2`, g.id, g.seq+1).Scan(&kind, &data)
+			if err == nil {
+				break
+			}
+			if err != pgx.ErrNoRows || time.Now().After(end) {
+				t.Fatalf("game %s: event %d after the outage: %v", g.id, g.seq+1, err)
+			}
+		}
+		var e server.Event
+		if err := json.Unmarshal([]byte(data), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Kind != server.KindClock || e.Seat != g.seat || e.Deadline == nil {
+			t.Errorf("game %s: after the outage, event %d is %s %s by %s (%s), want a clock event giving %s time back", g.id, e.Seq, e.Kind, e.Action, e.By, e.Seat, g.seat)
+			continue
+		}
+		// The server dates the outage from its last write that went
+		// through, at most a heartbeat before the test stopped the
+		// database, to its first after the database came back.
+		given := e.Deadline.Sub(g.deadline)
+		if min := outage - outageConfig().Heartbeat - 500*time.Millisecond; given < min || given > outage+5*time.Second {
+			t.Errorf("game %s: %v given back for an outage of %v", g.id, given, outage)
+		}
+	}
+}
+
+// TestActDuringBackoff fills the disk under a timed game until its
+// player's deadline passes and the game's timeout cannot be saved, then
+// makes room again. The game waits out its retry backoff (long here), and
+// meanwhile its player acts: the action is taken, not refused as out of
+// time, since the time the game could not be saved is not the player's.
+func TestActDuringBackoff(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := outageConfig()
+	cfg.RetryMin, cfg.RetryMax = time.Minute, time.Minute
+	ts := newTestServer(t, cfg, st)
+	g := ts.create(`{"seats": ["human", "human", "human", "human"], "host_seats": ["South", "West", "North", "East"], "turn_ms": 300, "auto_pass": false}`)
+	ts.waitState(g.ID, 30*time.Second, func(s *server.State) bool { return s.Deadline != nil })
+	if _, err := st.SetMaxPages(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	// The game may fill the room left in its pages first; the disk is
+	// full once its timeouts stop being saved for five of its turns.
+	// Then its deadline has passed, and it waits a minute before it
+	// tries again.
+	open := ts.state(g.ID)
+	for still := time.Now(); time.Since(still) < 1500*time.Millisecond; time.Sleep(20 * time.Millisecond) {
+		if s := ts.state(g.ID); s.Seq != open.Seq {
+			open, still = s, time.Now()
+		}
+	}
+	if open.Status != "live" || open.Deadline == nil || time.Now().Before(*open.Deadline) {
+		t.Fatalf("on a full disk the game is %s at event %d, deadline %v: want live, out of time", open.Status, open.Seq, open.Deadline)
+	}
+	if _, err := st.SetMaxPages(t.Context(), 0); err != nil {
+		t.Fatal(err)
+	}
+	status, body := ts.request("POST", "/api/games/"+g.ID+"/actions", tokensOf(g)[open.ToAct], fmt.Sprintf(`{"action": %q, "seq": %d}`, open.Actions[0], open.Seq))
+	if status != http.StatusOK {
+		t.Fatalf("the player's action while the game waits to try again: %d %s, want 200", status, body)
+	}
+	evs, err := st.Events(t.Context(), g.ID, open.Seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e server.Event
+	if len(evs) == 0 || json.Unmarshal(evs[0].Data, &e) != nil || e.Kind != server.KindAction || e.By != server.ByPlayer || e.Action != open.Actions[0] {
+		t.Fatalf("after event %d the store holds %d events, the first %s, want the player's %s", open.Seq, len(evs), evs[0].Data, open.Actions[0])
+	}
 }

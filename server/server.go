@@ -298,19 +298,25 @@ func (s *Server) read(ctx context.Context, id string) (*replayed, error) {
 
 // readGame rebuilds game id from st, as Server.read does.
 func readGame(ctx context.Context, st store.Store, id string) (*replayed, error) {
+	r, _, err := readGameEvents(ctx, st, id)
+	return r, err
+}
+
+// readGameEvents is readGame that also returns the events it replayed.
+func readGameEvents(ctx context.Context, st store.Store, id string) (*replayed, []store.Event, error) {
 	info, err := st.Game(ctx, id)
 	if err != nil {
-		return nil, damaged(id, err)
+		return nil, nil, damaged(id, err)
 	}
 	evs, err := st.Events(ctx, id, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r, err := replay(info, evs)
 	if err != nil && !errors.Is(err, errNoSeedKey) {
-		return nil, &damagedError{id: id, err: err}
+		return nil, nil, &damagedError{id: id, err: err}
 	}
-	return r, err
+	return r, evs, err
 }
 
 // validID reports whether id could be a game's id, so that garbage never
@@ -440,7 +446,7 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		s.storeFailed(opCreate, "creating game", info.ID, err)
 		return nil, unavailable(storeRetryAfter, "the game could not be saved, so it was not created; try again")
 	}
-	s.health.wrote(nil)
+	s.wrote(nil)
 	l := newLive(s, &replayed{info: cloneGame(info), table: o.table, creator: creator, hosts: o.hosts, game: rules.NewGame(pr, seed)})
 	l.owned.Store(true) // a node's new game is leased to it
 	s.startNew(l)
