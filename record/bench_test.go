@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/chaturaji/chaturaji/record"
@@ -22,6 +23,30 @@ func BenchmarkParseReplay(b *testing.B) {
 			if _, err := r.Replay(); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// BenchmarkCheckSignedText checks a signed record of a whole game as text,
+// as the server checks each record it keeps when it serves it.
+func BenchmarkCheckSignedText(b *testing.B) {
+	data, err := os.ReadFile("testdata/signed/signed.cgn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pub, err := os.ReadFile("testdata/signed/test-key.pub")
+	if err != nil {
+		b.Fatal(err)
+	}
+	key, err := record.ParsePublicKey(strings.TrimSpace(string(pub)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := string(data)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := record.CheckSignedText(text, key); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -26,5 +26,7 @@
 // Result tag; VerifyDice checks the dice against the Seed and SeedHash tags;
 // Verify checks all a record can prove: legal actions, the result of a
 // finished game, fair dice and, given a public key, the Signature tag that
-// Sign writes (ed25519 over SignedBytes).
+// Sign writes (ed25519 over SignedBytes). CheckSignedText checks a signed
+// record as text, byte for byte, without parsing its movetext: for a
+// server that checks the records it keeps as it serves them.
 package record

@@ -49,6 +49,11 @@ func (r *Record) Sign(key ed25519.PrivateKey) {
 // record's SignedBytes, and that the Signer tag, if present, names key. An
 // error is an *Error naming the tag.
 func (r *Record) CheckSignature(key ed25519.PublicKey) error {
+	return r.checkSignature(key, r.SignedBytes)
+}
+
+// checkSignature is CheckSignature of the bytes signed returns.
+func (r *Record) checkSignature(key ed25519.PublicKey, signed func() []byte) error {
 	want := FormatPublicKey(key)
 	if signer, ok := r.Tags.Get(SignerTag); ok && signer != want {
 		return r.tagError(SignerTag, signer, fmt.Errorf("the record says this key signed it, not %s", want))
@@ -61,10 +66,75 @@ func (r *Record) CheckSignature(key ed25519.PublicKey) error {
 	if err != nil || len(sig) != ed25519.SignatureSize || strings.ToLower(s) != s {
 		return r.tagError(SignatureTag, s, fmt.Errorf("a signature is %d lower-case hexadecimal digits", 2*ed25519.SignatureSize))
 	}
-	if !ed25519.Verify(key, r.SignedBytes(), sig) {
+	if !ed25519.Verify(key, signed(), sig) {
 		return r.tagError(SignatureTag, s, fmt.Errorf("not a signature of this record by %s: the record was changed after it was signed, or another key signed it", want))
 	}
 	return nil
+}
+
+// ReadHeader returns the tags of a record written as String writes it:
+// the tag lines at the start of text, up to its first blank line or its
+// end. It reads nothing after them, and so checks no movetext. An error is
+// an *Error naming the line.
+func ReadHeader(text string) (Tags, error) {
+	r, _, err := readHeader(text)
+	if err != nil {
+		return nil, err
+	}
+	return r.Tags, nil
+}
+
+// readHeader is ReadHeader, with the lines of the tags, and the offset in
+// text of the last tag's line.
+func readHeader(text string) (r *Record, last int, err error) {
+	r = &Record{src: source{game: 1, tags: map[string]int{}}}
+	for n, at := 1, 0; at < len(text); n++ {
+		line, _, _ := strings.Cut(text[at:], "\n")
+		if line == "" {
+			break
+		}
+		t, err := parseTag(line)
+		if err != nil {
+			return nil, 0, &Error{Game: 1, Line: n, Err: err}
+		}
+		if first, dup := r.src.tags[t.Name]; dup {
+			return nil, 0, &Error{Game: 1, Line: n, Err: fmt.Errorf("tag %s given twice (first on line %d)", t.Name, first)}
+		}
+		r.Tags = append(r.Tags, t)
+		r.src.tags[t.Name] = n
+		last = at
+		at += len(line) + 1
+	}
+	if len(r.Tags) == 0 {
+		return nil, 0, &Error{Game: 1, Line: 1, Err: errors.New("no tag pairs: a record starts with its tags, such as [Rules \"chaturaji\"]")}
+	}
+	return r, last, nil
+}
+
+// CheckSignedText checks that text is, byte for byte, one record as
+// String writes it once Sign has signed it with key: its Signature tag,
+// the last of its header, is key's signature of the rest of the text
+// (SignedBytes), and its Signer tag, if present, names key. It reads the
+// header alone (ReadHeader): the signature covers every other byte, so a
+// text that passes is one key signed, and it costs one signature check
+// rather than a parse, for the holder of many signed records to check
+// them as it serves them. An error is an *Error naming the line or tag.
+func CheckSignedText(text string, key ed25519.PublicKey) error {
+	r, last, err := readHeader(text)
+	if err != nil {
+		return err
+	}
+	if t := r.Tags[len(r.Tags)-1]; t.Name != SignatureTag {
+		if _, ok := r.Tags.Get(SignatureTag); ok {
+			return r.tagError(SignatureTag, "", errors.New("the Signature tag is not the last tag, where Sign puts it"))
+		}
+		return r.tagError(SignatureTag, "", errors.New("no Signature tag: the record is not signed"))
+	}
+	end := last + strings.IndexByte(text[last:], '\n') + 1
+	if end == last {
+		return r.tagError(SignatureTag, "", errors.New("the Signature line does not end with a line break, as String ends every line"))
+	}
+	return r.checkSignature(key, func() []byte { return []byte(signedPrefix + text[:last] + text[end:]) })
 }
 
 // FormatPublicKey returns a public key as records and the server write it:

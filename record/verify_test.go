@@ -303,3 +303,72 @@ func TestVerifyAborted(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSignedText checks a signed record as text, byte for byte: the
+// text Sign and String make passes, and so does the signed file of
+// testdata; any change to it fails, each with an *Error naming what, even
+// one the canonical form would rebuild (a comment, a line break), since
+// the text is checked as it is, not parsed.
+func TestCheckSignedText(t *testing.T) {
+	text := genuine(t).String()
+	data, err := os.ReadFile(filepath.Join("testdata", "signed", "signed.cgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]string{"signed by Sign": text, "testdata/signed/signed.cgn": string(data)} {
+		if err := record.CheckSignedText(s, testPublic); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	changed, err := os.ReadFile(filepath.Join("testdata", "signed", "move-changed.cgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, other, _ := ed25519.GenerateKey(nil)
+	unsigned := genuine(t)
+	unsigned.Tags.Delete("Signature")
+	signerLast := genuine(t)
+	sig, _ := signerLast.Tags.Get("Signature")
+	signerLast.Tags.Delete("Signature")
+	signerLast.Tags = append(signerLast.Tags[:1], append(record.Tags{{Name: "Signature", Value: sig}}, signerLast.Tags[1:]...)...)
+	tagsEnd := strings.Index(text, "\n\n") + 1
+	for _, tc := range []struct {
+		name, text string
+		key        ed25519.PublicKey
+		want       string
+	}{
+		{"a move changed", string(changed), testPublic, "tag Signature"},
+		{"a tag changed", strings.Replace(text, `[Rules "chaturaji"]`, `[Rules "chaturaji+clock=100"]`, 1), testPublic, "tag Signature"},
+		{"another key", text, other.Public().(ed25519.PublicKey), "tag Signer"},
+		{"a comment added", text + "; a comment\n", testPublic, "tag Signature"},
+		{"a line break added", text + "\n", testPublic, "tag Signature"},
+		{"a blank added in movetext", strings.Replace(text, "  ", "   ", 1), testPublic, "tag Signature"},
+		{"the last line break cut", strings.TrimSuffix(text, "\n"), testPublic, "tag Signature"},
+		{"the header alone", text[:tagsEnd], testPublic, "tag Signature"},
+		{"the Signature line without its line break", strings.TrimSuffix(text[:tagsEnd], "\n"), testPublic, "does not end with a line break"},
+		{"not signed", unsigned.String(), testPublic, "no Signature tag"},
+		{"the Signature not last", signerLast.String(), testPublic, "not the last tag"},
+		{"a tag twice", `[Rules "chaturaji"]` + "\n" + text, testPublic, "line 2: tag Rules given twice"},
+		{"a tag that does not read", "[Rules chaturaji]\n" + text, testPublic, "line 1: tag Rules"},
+		{"nothing", "", testPublic, "no tag pairs"},
+		{"movetext first", "b 5 d2d3\n\n" + text, testPublic, "line 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := record.CheckSignedText(tc.text, tc.key)
+			var re *record.Error
+			if err == nil || !errors.As(err, &re) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("CheckSignedText: %v, want a *record.Error with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadHeader checks that the header of a record is read as Parse reads
+// it, and nothing after it.
+func TestReadHeader(t *testing.T) {
+	text := genuine(t).String()
+	tags, err := record.ReadHeader(text + "this is no movetext\n")
+	if err != nil || !slices.Equal(tags, mustOne(t, text).Tags) {
+		t.Fatalf("ReadHeader: %v, %v", tags, err)
+	}
+}
