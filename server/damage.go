@@ -27,7 +27,7 @@ var errNoSeedKey = errors.New("the store was opened without a seed key")
 // damagedError says a game cannot be rebuilt from what the store holds:
 // its row or one of its events is not what the server wrote (a rules name
 // no preset has, a roll the seed does not give, an illegal action, a seed
-// that does not open).
+// that does not open); or that the record kept of it was changed (records.go).
 type damagedError struct {
 	id  string
 	err error // names the game and what is wrong

@@ -36,9 +36,9 @@ type Exported struct {
 // read them: a finished game's as kept when it finished (records.go), if
 // signed by x.Key, else rebuilt from the game's events and checked on the
 // way; the Seed of a live game left out, a finished one signed with x.Key.
-// A damaged game, one that cannot be rebuilt, is left out: the file ends
-// with a comment line for each, naming it and what is wrong, and
-// Exported.Skipped lists them. Any other failure (the store's, a store
+// A damaged game, one that cannot be rebuilt or whose kept record was
+// changed (keptRecord), is left out: the file ends with a comment line for
+// each, naming it and what is wrong, and Exported.Skipped lists them. Any other failure (the store's, a store
 // opened without the seed key its seeds need) stops the export.
 func ExportRecords(ctx context.Context, st store.Store, w io.Writer, x Export) (Exported, error) {
 	var out Exported

@@ -46,8 +46,9 @@ Flags:
 	--out FILE       where to write (default - , standard output)
 
 It says on standard error how many games it wrote. A damaged game, one
-that cannot be rebuilt from the database, is left out and the others are
-written: standard error names each, and so does a comment line at the end
+that cannot be rebuilt from the database, or whose record kept in it was
+changed (with the key file: a record the key signed that it no longer
+covers), is left out and the others are written: standard error names each, and so does a comment line at the end
 of the file ("; skipped game ID, damaged: ..."); the exit status is still
 0. The server offers the same over HTTP: GET /api/records (docs/api.md).
 `

@@ -184,3 +184,73 @@ func TestExportDamaged(t *testing.T) {
 		}
 	}
 }
+
+// TestExportChangedRecord plays two games on a server with a key file and
+// an SQLite file, edits the signed record the database keeps of one of
+// them, and exports: with the key file, and without (the record names its
+// signer, whose signature it no longer carries), the changed record is
+// not written, standard error and the file name the game and what is
+// wrong, and the sound game is written, signed.
+func TestExportChangedRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	dsn := "sqlite:" + path
+	keyPath := filepath.Join(t.TempDir(), "server.key")
+	keys, err := keyfile.Create(keyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.Config{BotTime: 10 * time.Millisecond, BotDelay: server.NoBotDelay, MinTime: time.Millisecond, SigningKey: keys.Signing}
+	srv := server.New(cfg, store.Sealed(st, store.NewSeedKey(keys.Seed)), nil)
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	var ids []string
+	for range 2 {
+		c := createFor(t, hs.URL, `{"seats": ["bot:random", "bot:random", "bot:random", "bot:random"]}`)
+		waitFor(t, hs.URL, c.ID, func(s *server.State) bool { return s.Status == "finished" })
+		ids = append(ids, c.ID)
+	}
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	sound, edited := ids[0], ids[1]
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec(`UPDATE records SET text = replace(text, '[Site "chaturaji server"]', '[Site "elsewhere"]') WHERE game_id = ?`, edited)
+	if n, _ := res.RowsAffected(); err != nil || n != 1 {
+		t.Fatalf("editing the kept record: %d rows, %v", n, err)
+	}
+	db.Close()
+
+	for _, args := range [][]string{{"--key-file", keyPath}, nil} {
+		status, stdout, stderr := runCommand(append([]string{"export", "--db", dsn}, args...)...)
+		if status != 0 || !strings.Contains(stderr, "exported 1 games") || !strings.Contains(stderr, "skipped 1 damaged games") {
+			t.Fatalf("export %v: status %d, stderr %q", args, status, stderr)
+		}
+		named := "skipped game " + edited + ", damaged: game " + edited + ": its record kept in the database was changed: record: "
+		why := `tag Signature "`
+		if i := strings.Index(stderr, named); i < 0 || !strings.Contains(stderr[i:], why) || !strings.Contains(stdout, "\n; "+named) {
+			t.Errorf("export %v does not name the changed record of %s:\n%s\n%s", args, edited, stderr, stdout)
+		}
+		recs, err := record.ParseString(stdout)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("export %v: %d records, %v\n%s", args, len(recs), err, stdout)
+		}
+		if id, _ := recs[0].Tags.Get("Game"); id != sound {
+			t.Errorf("export %v wrote game %s, want %s", args, id, sound)
+		}
+		if _, err := recs[0].Verify(keys.Public()); err != nil {
+			t.Errorf("export %v: the sound game's record: %v", args, err)
+		}
+	}
+}
