@@ -90,25 +90,65 @@ func (n *node) fenced(id string, epoch int64) error {
 	return store.ErrFenced
 }
 
-// checkFence locks game id's row and returns nil if the node holds its
-// lease at epoch, ErrFenced if not, ErrNotFound if there is no game. With
-// no node (n nil) it only checks that the game exists.
-func checkFence(ctx context.Context, tx pgx.Tx, n *node, id string, epoch int64) error {
+// fenceSQL is the fence as the statement of a fenced write checks it on
+// the game's row, in the statement's WHERE: $1 is the node's id (NULL for
+// a store that has not joined: no fence applies) and $2 the epoch at which
+// it holds the game. Each write of a game is one statement (as appends
+// are): a node holds no row lock while it waits for an answer, so one that
+// is paused (a long garbage collection, SIGSTOP, a frozen machine) between
+// two round trips never keeps another node from adopting its games.
+const fenceSQL = `($1::text IS NULL OR (owner = $1 AND epoch = $2 AND lease_until > now()))`
+
+// fenceOwner returns $1 of fenceSQL: the node's id, nil for no node.
+func fenceOwner(n *node) *string {
 	if n == nil {
 		return nil
 	}
-	var ok bool
-	err := tx.QueryRow(ctx, `SELECT coalesce(owner = $2 AND epoch = $3 AND lease_until > now(), false)
-		FROM games WHERE id = $1 FOR UPDATE`, id, n.id, epoch).Scan(&ok)
+	return &n.id
+}
+
+// gameRow is what unwritten reads of a game's row.
+type gameRow struct {
+	status store.Status
+	result string
+	seats  int
+}
+
+// errWritten says, from the judge of unwritten, that the game is already
+// as the write would have left it.
+var errWritten = errors.New("written already")
+
+// unwritten says why a fenced write of game id wrote nothing, from its row
+// as it is after the write: ErrNotFound if there is no game; ErrFenced if
+// node n (not nil) does not hold its lease at epoch; else what judge says
+// of the row (nil if errWritten). If judge finds nothing amiss, the fence
+// stopped the write, the lease having lapsed and been renewed since:
+// ErrFenced, as after any lapse.
+func (s *Store) unwritten(ctx context.Context, n *node, epoch int64, id string, judge func(gameRow) error) error {
+	var row gameRow
+	var status string
+	var held bool
+	err := s.pool.QueryRow(ctx, `SELECT status, result, coalesce(owner = $2 AND epoch = $3 AND lease_until > now(), false),
+		(SELECT count(*) FROM seats WHERE game_id = $1)
+		FROM games WHERE id = $1`, id, fenceOwner(n), epoch).Scan(&status, &row.result, &held, &row.seats)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.ErrNotFound
 	} else if err != nil {
 		return err
 	}
-	if !ok {
+	row.status = store.Status(status)
+	if n != nil && !held {
 		return n.fenced(id, epoch)
 	}
-	return nil
+	if err := judge(row); errors.Is(err, errWritten) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if n != nil {
+		return n.fenced(id, epoch)
+	}
+	return fmt.Errorf("the game changed while it was written: %w", store.ErrConflict)
 }
 
 // seconds is a duration as PostgreSQL's make_interval takes it.
@@ -255,23 +295,20 @@ func (s *Store) Orphans(ctx context.Context) (games, live, nodes int, err error)
 }
 
 // Release gives up every lease the node holds, removes it from the nodes
-// and tells the others, in one transaction.
+// and tells the others, in one statement (so that a node paused halfway
+// through does not keep its games locked: fenceSQL).
 func (s *Store) Release(ctx context.Context) error {
 	n := s.node.Load()
 	if n == nil {
 		return errors.New("postgres: release: the store has not joined")
 	}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE games SET owner = NULL, lease_until = now(), renewed = now()
-			WHERE owner = $1 AND status = 'live'`, n.id); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM nodes WHERE id = $1`, n.id); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, s.releasedCh, n.id)
-		return err
-	})
+	_, err := s.pool.Exec(ctx, `WITH freed AS (
+			UPDATE games SET owner = NULL, lease_until = now(), renewed = now()
+			WHERE owner = $1 AND status = 'live'
+		), gone AS (
+			DELETE FROM nodes WHERE id = $1
+		)
+		SELECT pg_notify($2, $1)`, n.id, s.releasedCh)
 	if err != nil {
 		return fmt.Errorf("postgres: release the games of node %q: %w", n.id, err)
 	}

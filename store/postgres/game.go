@@ -156,30 +156,35 @@ func scanGames(rows pgx.Rows) ([]*store.Game, error) {
 // UpdateSeat replaces seat number seat (from 0) of a game and moves its
 // Updated time on to now. ErrNotFound if the game or the seat does not
 // exist.
+//
+// It is one statement, fenced in its WHERE as appends are (fenceSQL):
+// no row of the game stays locked while the node waits for an answer, so
+// a node paused between two round trips keeps no other node from
+// adopting the game.
 func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Seat) error {
 	now := check.Time(time.Now())
 	nd, epoch, err := s.fence(id)
 	if err != nil {
 		return fmt.Errorf("postgres: update seat of game %q: %w", id, err)
 	}
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, nd, id, epoch); err != nil {
-			return err
-		}
-		tag, err := tx.Exec(ctx, `UPDATE seats SET player = $1, name = $2, token_hash = $3, invite_hash = $4
-			WHERE game_id = $5 AND idx = $6`, st.Player, st.Name, orNull(st.TokenHash), orNull(st.InviteHash), id, seat)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			if err := exists(ctx, tx, id); err != nil {
-				return err
+	owner := fenceOwner(nd)
+	tag, err := s.pool.Exec(ctx, `WITH g AS (
+			UPDATE games SET updated = greatest(updated, $3)
+			WHERE id = $4 AND `+fenceSQL+`
+				AND EXISTS (SELECT 1 FROM seats WHERE game_id = $4 AND idx = $5)
+			RETURNING id
+		)
+		UPDATE seats s SET player = $6, name = $7, token_hash = $8, invite_hash = $9
+		FROM g WHERE s.game_id = g.id AND s.idx = $5`,
+		owner, epoch, now, id, seat, st.Player, st.Name, orNull(st.TokenHash), orNull(st.InviteHash))
+	if err == nil && tag.RowsAffected() == 0 {
+		err = s.unwritten(ctx, nd, epoch, id, func(row gameRow) error {
+			if seat < 0 || seat >= row.seats {
+				return fmt.Errorf("no seat %d: %w", seat, store.ErrNotFound)
 			}
-			return fmt.Errorf("no seat %d: %w", seat, store.ErrNotFound)
-		}
-		_, err = tx.Exec(ctx, `UPDATE games SET updated = greatest(updated, $1) WHERE id = $2`, now, id)
-		return err
-	})
+			return nil
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("postgres: update seat of game %q: %w", id, err)
 	}
@@ -189,34 +194,29 @@ func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Se
 // Finish marks a game finished with its result and moves its Updated time
 // on to now. Finishing a finished game again with the same result does
 // nothing; with another result it is ErrConflict, since a result is final.
+// It is one statement, fenced as UpdateSeat is: of two racing Finishes,
+// the second waits for the first's row lock, then finds the game finished.
 func (s *Store) Finish(ctx context.Context, id string, result string) error {
 	now := check.Time(time.Now())
 	nd, epoch, err := s.fence(id)
 	if err != nil {
 		return fmt.Errorf("postgres: finish game %q: %w", id, err)
 	}
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, nd, id, epoch); err != nil {
-			return err
-		}
-		var status, was string
-		// FOR UPDATE: of two racing Finishes, the second sees the first's.
-		err := tx.QueryRow(ctx, `SELECT status, result FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&status, &was)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return store.ErrNotFound
-		} else if err != nil {
-			return err
-		}
-		if store.Status(status) == store.Finished {
-			if was == result {
+	owner := fenceOwner(nd)
+	tag, err := s.pool.Exec(ctx, `UPDATE games SET status = $3, result = $4, updated = greatest(updated, $5)
+		WHERE id = $6 AND status <> $3 AND `+fenceSQL,
+		owner, epoch, string(store.Finished), result, now, id)
+	if err == nil && tag.RowsAffected() == 0 {
+		err = s.unwritten(ctx, nd, epoch, id, func(row gameRow) error {
+			switch {
+			case row.status != store.Finished:
 				return nil
+			case row.result == result:
+				return errWritten
 			}
-			return fmt.Errorf("already finished with result %q: %w", was, store.ErrConflict)
-		}
-		_, err = tx.Exec(ctx, `UPDATE games SET status = $1, result = $2, updated = greatest(updated, $3)
-			WHERE id = $4`, string(store.Finished), result, now, id)
-		return err
-	})
+			return fmt.Errorf("already finished with result %q: %w", row.result, store.ErrConflict)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("postgres: finish game %q: %w", id, err)
 	}

@@ -7,7 +7,10 @@
 // caller expects and inserts the events: a second appender after the same
 // number waits for the first's row lock, then finds the number moved and
 // gets ErrConflict. The primary key (game_id, seq) of the events backs
-// this up: a unique violation is ErrConflict too.
+// this up: a unique violation is ErrConflict too. The other writes of a
+// game are single statements too, so that no row stays locked while a
+// node waits (fenceSQL); a transaction of several statements left waiting
+// is ended by the database (IdleInTransaction).
 //
 // Times are kept as timestamptz (microseconds) and read back in UTC;
 // settings and event data as json, byte for byte. Empty byte slices are
@@ -21,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,10 +69,39 @@ var _ store.Store = (*Store)(nil)
 // connection.)
 const PoolSize = 16
 
+// IdleInTransaction is how long a connection of the store may wait, in
+// the middle of a transaction, for its node's next statement before
+// PostgreSQL ends its session, and with it the transaction and its locks
+// (idle_in_transaction_session_timeout), unless the URL says otherwise.
+// The writes of a game are single statements (fenceSQL) and hold no lock
+// between round trips; what is left (creating a game, joining) takes
+// milliseconds, and this bounds it for a node paused or cut off halfway:
+// its locks last at most this long, about one default Lease.
+const IdleInTransaction = 5 * time.Second
+
+// KeepAlive is how long PostgreSQL waits on a silent connection of the
+// store before it probes it, and then between probes (tcp_keepalives_idle
+// and tcp_keepalives_interval; three probes unanswered end the session),
+// unless the URL says otherwise: the session of a node whose machine is
+// gone ends within about 4 * KeepAlive, and its transaction with it,
+// rather than after the operating system's two hours.
+const KeepAlive = 5 * time.Second
+
+// sessionDefaults are the settings Open gives every connection of the
+// store, unless the URL gives them.
+var sessionDefaults = map[string]string{
+	"idle_in_transaction_session_timeout": strconv.FormatInt(IdleInTransaction.Milliseconds(), 10), // ms
+	"tcp_keepalives_idle":                 strconv.Itoa(int(KeepAlive.Seconds())),
+	"tcp_keepalives_interval":             strconv.Itoa(int(KeepAlive.Seconds())),
+	"tcp_keepalives_count":                "3",
+}
+
 // Open connects to the database a libpq URL names
 // (postgres://user:password@host:port/database?sslmode=...; parameters
 // such as search_path are set on every connection; pool_max_conns sets the
-// pool's size, PoolSize if not) and migrates its schema.
+// pool's size, PoolSize if not; idle_in_transaction_session_timeout (in
+// ms) and tcp_keepalives_idle, _interval and _count (in s), if not given,
+// are IdleInTransaction and KeepAlive) and migrates its schema.
 func Open(ctx context.Context, url string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -76,6 +109,11 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	}
 	if !strings.Contains(url, "pool_max_conns=") {
 		cfg.MaxConns = PoolSize
+	}
+	for name, value := range sessionDefaults {
+		if _, given := cfg.ConnConfig.RuntimeParams[name]; !given {
+			cfg.ConnConfig.RuntimeParams[name] = value
+		}
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

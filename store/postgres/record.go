@@ -2,41 +2,36 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/chaturaji/chaturaji/store"
 )
 
 // SetRecord keeps the record text of a finished game, replacing any kept
 // before; ErrNotFound if there is no such game, ErrConflict if it is live.
+// It is one statement, fenced as UpdateSeat is; it locks the game's row
+// FOR SHARE while it runs, so that the game's status and lease are checked
+// as they are when the record is written.
 func (s *Store) SetRecord(ctx context.Context, id string, text []byte) error {
 	nd, epoch, err := s.fence(id)
 	if err != nil {
 		return fmt.Errorf("postgres: set record of game %q: %w", id, err)
 	}
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, nd, id, epoch); err != nil {
-			return err
-		}
-		var status string
-		// FOR SHARE: the game cannot go back to live meanwhile (it never
-		// does, but the check then holds by the database's word).
-		err := tx.QueryRow(ctx, `SELECT status FROM games WHERE id = $1 FOR SHARE`, id).Scan(&status)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return store.ErrNotFound
-		} else if err != nil {
-			return err
-		}
-		if store.Status(status) != store.Finished {
-			return fmt.Errorf("the game is %s, and only a finished game's record is kept: %w", status, store.ErrConflict)
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO records (game_id, text) VALUES ($1, $2)
-			ON CONFLICT (game_id) DO UPDATE SET text = excluded.text`, id, string(text))
-		return err
-	})
+	owner := fenceOwner(nd)
+	tag, err := s.pool.Exec(ctx, `WITH g AS (
+			SELECT id FROM games WHERE id = $3 AND status = $4 AND `+fenceSQL+` FOR SHARE
+		)
+		INSERT INTO records (game_id, text) SELECT g.id, $5 FROM g
+		ON CONFLICT (game_id) DO UPDATE SET text = excluded.text`,
+		owner, epoch, id, string(store.Finished), string(text))
+	if err == nil && tag.RowsAffected() == 0 {
+		err = s.unwritten(ctx, nd, epoch, id, func(row gameRow) error {
+			if row.status != store.Finished {
+				return fmt.Errorf("the game is %s, and only a finished game's record is kept: %w", row.status, store.ErrConflict)
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("postgres: set record of game %q: %w", id, err)
 	}
