@@ -1,18 +1,21 @@
 // Package keyfile keeps a game server's secret keys in a file of their own,
 // apart from its database: the ed25519 key that signs finished games'
-// records, and the AES-256-GCM key that seals the dice seeds kept in the
-// database (see docs/security.md). A copy of the database without this
-// file shows no live game's seed, and only the holder of this file can sign
-// as the server.
+// records, the AES-256-GCM key that seals the dice seeds kept in the
+// database, and the HMAC-SHA256 key with which the nodes of a cluster sign
+// the requests they forward to each other (see docs/security.md). A copy
+// of the database without this file shows no live game's seed, and only
+// the holder of this file can sign as the server or as one of its nodes.
 //
 // The file is text, one key a line, comments after #:
 //
 //	# Chaturaji server keys: keep this file secret, and apart from the database.
 //	signing-key ed25519 9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60
 //	seed-key aes-256-gcm 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+//	cluster-key hmac-sha256 202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
 //
 // the signing key as its 32-byte ed25519 seed (RFC 8032), each in lower-case
-// hexadecimal.
+// hexadecimal. The cluster key may be missing (a file made before it
+// existed): AddCluster adds one.
 package keyfile
 
 import (
@@ -37,6 +40,11 @@ type Keys struct {
 	// Seed is the AES-256-GCM key that seals the dice seeds in the
 	// database (store.NewSeedKey).
 	Seed [32]byte
+	// Cluster is the HMAC-SHA256 key, 32 bytes, with which the nodes of a
+	// cluster sign the requests they forward to each other
+	// (server.Config.ClusterKey); every node has the same. Nil if the file
+	// has none.
+	Cluster []byte
 }
 
 // The names and algorithms of the file's lines.
@@ -45,12 +53,15 @@ const (
 	signingAlg  = "ed25519"
 	seedName    = "seed-key"
 	seedAlg     = "aes-256-gcm"
+	clusterName = "cluster-key"
+	clusterAlg  = "hmac-sha256"
 )
 
 // header is the comment at the top of a file Create writes.
 const header = `# Chaturaji server keys: keep this file secret (mode 0600), and apart from
 # the database and its backups (docs/security.md). Without it the live
 # games' seeds cannot be read, and the records cannot be signed as before.
+# Every node of a cluster is given this same file.
 `
 
 // New returns new keys from the operating system's cryptographic source.
@@ -60,7 +71,20 @@ func New() *Keys {
 	rand.Read(seed) // never fails (crypto/rand: it crashes the program instead)
 	k.Signing = ed25519.NewKeyFromSeed(seed)
 	rand.Read(k.Seed[:])
+	k.Cluster = newCluster()
 	return &k
+}
+
+// newCluster returns a new cluster key.
+func newCluster() []byte {
+	key := make([]byte, 32)
+	rand.Read(key)
+	return key
+}
+
+// clusterLine is the line of a cluster key in the file.
+func clusterLine(key []byte) string {
+	return fmt.Sprintf("%s %s %s\n", clusterName, clusterAlg, hex.EncodeToString(key))
 }
 
 // Public returns the public key of the signing key.
@@ -72,11 +96,15 @@ func (k *Keys) Marshal() []byte {
 	b.WriteString(header)
 	fmt.Fprintf(&b, "%s %s %s\n", signingName, signingAlg, hex.EncodeToString(k.Signing.Seed()))
 	fmt.Fprintf(&b, "%s %s %s\n", seedName, seedAlg, hex.EncodeToString(k.Seed[:]))
+	if k.Cluster != nil {
+		b.WriteString(clusterLine(k.Cluster))
+	}
 	return b.Bytes()
 }
 
-// Parse reads the keys of a key file: both keys, each once, nothing else
-// but blank lines and comments. An error names the line.
+// Parse reads the keys of a key file: the signing key and the seed key,
+// each once, the cluster key at most once, nothing else but blank lines
+// and comments. An error names the line.
 func Parse(data []byte) (*Keys, error) {
 	var k Keys
 	var haveSigning, haveSeed bool
@@ -109,8 +137,13 @@ func Parse(data []byte) (*Keys, error) {
 			}
 			copy(k.Seed[:], key)
 			haveSeed = true
+		case f[0] == clusterName && f[1] == clusterAlg:
+			if k.Cluster != nil {
+				return nil, lineErr("a second %s", clusterName)
+			}
+			k.Cluster = key
 		default:
-			return nil, lineErr("%s %s: want %s %s or %s %s", f[0], f[1], signingName, signingAlg, seedName, seedAlg)
+			return nil, lineErr("%s %s: want %s %s, %s %s or %s %s", f[0], f[1], signingName, signingAlg, seedName, seedAlg, clusterName, clusterAlg)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -182,4 +215,41 @@ func LoadOrCreate(path string) (k *Keys, created bool, err error) {
 		return k, err == nil, err
 	}
 	return k, false, err
+}
+
+// AddCluster loads the key file at path as Load does and, if it has no
+// cluster key (it was made before there was one), adds a new one at its
+// end, synced to disk before it returns; added says whether it did. The
+// nodes of a cluster must share one key file: add the key once, then give
+// the file to every node.
+func AddCluster(path string) (k *Keys, added bool, err error) {
+	k, err = Load(path)
+	if err != nil || k.Cluster != nil {
+		return k, false, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("keyfile: %w", err)
+	}
+	key := newCluster()
+	line := clusterLine(key)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		line = "\n" + line
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, false, fmt.Errorf("keyfile: adding a cluster key: %w", err)
+	}
+	_, err = f.WriteString(line)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("keyfile: adding a cluster key to %s: %w", path, err)
+	}
+	k.Cluster = key
+	return k, true, nil
 }

@@ -1,6 +1,7 @@
 package keyfile_test
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 const (
 	signing = "signing-key ed25519 9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
 	seed    = "seed-key aes-256-gcm 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	cluster = "cluster-key hmac-sha256 202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
 )
 
 func TestParse(t *testing.T) {
@@ -30,12 +32,22 @@ func TestParse(t *testing.T) {
 	if k.Seed[0] != 0 || k.Seed[31] != 0x1f {
 		t.Errorf("seed key %x", k.Seed)
 	}
+	if k.Cluster != nil {
+		t.Errorf("a file without a cluster key has cluster key %x", k.Cluster)
+	}
+	k, err = keyfile.Parse([]byte(cluster + "\n" + signing + "\n" + seed + "\n"))
+	if err != nil || len(k.Cluster) != 32 || k.Cluster[0] != 0x20 || k.Cluster[31] != 0x3f {
+		t.Errorf("a file with a cluster key: %v, cluster key %x", err, k.Cluster)
+	}
 	for _, tc := range []struct{ text, want string }{
 		{"", "no signing-key line"},
 		{signing, "no seed-key line"},
 		{seed, "no signing-key line"},
 		{signing + "\n" + signing + "\n" + seed, "line 2: a second signing-key"},
 		{signing + "\n" + seed + "\n" + seed, "line 3: a second seed-key"},
+		{signing + "\n" + seed + "\n" + cluster + "\n" + cluster, "line 4: a second cluster-key"},
+		{signing + "\n" + seed + "\n" + strings.Replace(cluster, "hmac-sha256", "hmac-sha1", 1), "line 3: cluster-key hmac-sha1: want"},
+		{signing + "\n" + seed + "\n" + cluster[:len(cluster)-2], "line 3: cluster-key: the key must be 64 lower-case hexadecimal digits"},
 		{signing + "\n" + strings.Replace(seed, "aes-256-gcm", "aes-128-gcm", 1), "line 2: seed-key aes-128-gcm: want"},
 		{signing + " extra\n" + seed, "line 1: want NAME ALGORITHM KEY"},
 		{signing[:len(signing)-2] + "\n" + seed, "line 1: signing-key: the key must be 64 lower-case hexadecimal digits"},
@@ -57,14 +69,17 @@ func TestCreateAndLoad(t *testing.T) {
 	if info, err := os.Stat(path); err != nil || runtime.GOOS != "windows" && info.Mode().Perm() != 0o600 {
 		t.Fatalf("the new file: %v, %v", info.Mode(), err)
 	}
+	if len(k.Cluster) != 32 {
+		t.Fatalf("a new key file's cluster key: %x", k.Cluster)
+	}
 	again, created, err := keyfile.LoadOrCreate(path)
-	if err != nil || created || !again.Signing.Equal(k.Signing) || again.Seed != k.Seed {
+	if err != nil || created || !again.Signing.Equal(k.Signing) || again.Seed != k.Seed || !bytes.Equal(again.Cluster, k.Cluster) {
 		t.Fatalf("LoadOrCreate of the file: %v, created %v, same keys %v", err, created, again != nil && again.Signing.Equal(k.Signing))
 	}
 	if _, err := keyfile.Create(path); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("Create over the file: %v, want it refused", err)
 	}
-	if other := keyfile.New(); other.Signing.Equal(k.Signing) || other.Seed == k.Seed {
+	if other := keyfile.New(); other.Signing.Equal(k.Signing) || other.Seed == k.Seed || bytes.Equal(other.Cluster, k.Cluster) {
 		t.Fatal("two new keys are the same")
 	}
 	if runtime.GOOS != "windows" {
@@ -91,6 +106,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(signing + "\n" + signing)
 	f.Add("# only a comment")
 	f.Add(seed + " # x\n\n" + signing)
+	f.Add(signing + "\n" + seed + "\n" + cluster)
 	f.Fuzz(func(t *testing.T, text string) {
 		k, err := keyfile.Parse([]byte(text))
 		if err != nil {
@@ -100,8 +116,40 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		back, err := keyfile.Parse(k.Marshal())
-		if err != nil || !back.Signing.Equal(k.Signing) || back.Seed != k.Seed {
+		if err != nil || !back.Signing.Equal(k.Signing) || back.Seed != k.Seed || !bytes.Equal(back.Cluster, k.Cluster) {
 			t.Fatalf("%q: its keys written as %q read back as %v, %v", text, k.Marshal(), back, err)
 		}
 	})
+}
+
+// TestAddCluster checks that a key file made before the cluster key
+// existed still loads, without one, and that AddCluster adds one at its
+// end, once, keeping the other keys and the file's mode.
+func TestAddCluster(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.key")
+	if err := os.WriteFile(path, []byte("# an old key file\n"+signing+"\n"+seed), 0o600); err != nil { // no final newline
+		t.Fatal(err)
+	}
+	old, err := keyfile.Load(path)
+	if err != nil || old.Cluster != nil {
+		t.Fatalf("Load of an old key file: %v, cluster key %x", err, old.Cluster)
+	}
+	k, added, err := keyfile.AddCluster(path)
+	if err != nil || !added || len(k.Cluster) != 32 || !k.Signing.Equal(old.Signing) || k.Seed != old.Seed {
+		t.Fatalf("AddCluster: %v, added %v, cluster key %x", err, added, k.Cluster)
+	}
+	back, err := keyfile.Load(path)
+	if err != nil || !bytes.Equal(back.Cluster, k.Cluster) || !back.Signing.Equal(old.Signing) || back.Seed != old.Seed {
+		t.Fatalf("Load after AddCluster: %v, cluster key %x, want %x", err, back.Cluster, k.Cluster)
+	}
+	again, added, err := keyfile.AddCluster(path)
+	if err != nil || added || !bytes.Equal(again.Cluster, k.Cluster) {
+		t.Fatalf("AddCluster of a file with a cluster key: %v, added %v, cluster key %x, want %x", err, added, again.Cluster, k.Cluster)
+	}
+	if info, err := os.Stat(path); err != nil || runtime.GOOS != "windows" && info.Mode().Perm() != 0o600 {
+		t.Fatalf("the file after AddCluster: %v, %v", info.Mode(), err)
+	}
+	if _, _, err := keyfile.AddCluster(filepath.Join(t.TempDir(), "none")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("AddCluster of no file: %v", err)
+	}
 }
