@@ -138,6 +138,7 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 type requestInfo struct {
 	client    client
 	forwarded bool   // another node of the cluster forwarded it (forward.go)
+	refused   error  // it says another node forwarded it, but its signature does not hold
 	route     string // the pattern of the route that serves it, such as "GET /api/games/{id}"
 	class     Class
 }

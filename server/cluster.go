@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -45,10 +46,12 @@ var errNotOwner = errors.New("server: this node does not drive the game")
 type node struct {
 	id      string
 	cl      store.Cluster
-	secret  []byte
-	client  *http.Client  // to the other nodes (forward.go)
-	kick    chan struct{} // an adoption round, now
-	renewed atomic.Int64  // when the last renewal that went through began (or the join), Unix ns
+	key     []byte          // Config.ClusterKey, which signs what the nodes forward
+	window  time.Duration   // Config.ForwardWindow
+	seen    *seenSignatures // the signatures accepted, to refuse them again
+	client  *http.Client    // to the other nodes (forward.go)
+	kick    chan struct{}   // an adoption round, now
+	renewed atomic.Int64    // when the last renewal that went through began (or the join), Unix ns
 }
 
 // lapsed reports whether the node's leases may have lapsed: its last
@@ -58,6 +61,17 @@ type node struct {
 // then what it holds of its games may be behind the store.
 func (n *node) lapsed(lease time.Duration) bool {
 	return time.Since(time.Unix(0, n.renewed.Load())) > lease
+}
+
+// minClusterKey is the shortest Config.ClusterKey, in bytes.
+const minClusterKey = 32
+
+// clusterKeyID names a cluster key in the store, so that a node given
+// another key file is refused when it joins, without the store holding
+// the key: the first 8 bytes of a SHA-256 of it, in hex.
+func clusterKeyID(key []byte) string {
+	sum := sha256.Sum256(append([]byte("chaturaji cluster key id\x00"), key...))
+	return hex.EncodeToString(sum[:8])
 }
 
 // newNodeID returns a random id for this process's node.
@@ -77,13 +91,18 @@ func (s *Server) startCluster(ctx context.Context) error {
 	if s.cfg.Advertise == "" {
 		return errors.New("server: Config.Cluster needs Config.Advertise, the URL the other nodes reach this one at")
 	}
-	n := &node{id: newNodeID(), cl: cl, kick: make(chan struct{}, 1), client: &http.Client{Timeout: 10 * time.Second}}
+	if len(s.cfg.ClusterKey) < minClusterKey {
+		return fmt.Errorf("server: Config.Cluster needs Config.ClusterKey, the key all the nodes share (the key file's cluster-key), of %d bytes or more; it has %d", minClusterKey, len(s.cfg.ClusterKey))
+	}
+	n := &node{
+		id: newNodeID(), cl: cl, key: s.cfg.ClusterKey, window: s.cfg.ForwardWindow,
+		seen: newSeenSignatures(s.cfg.MaxForwardSignatures),
+		kick: make(chan struct{}, 1), client: &http.Client{Timeout: 10 * time.Second},
+	}
 	n.renewed.Store(time.Now().UnixNano())
-	secret, err := cl.Join(ctx, n.id, s.cfg.Advertise, s.cfg.Lease)
-	if err != nil {
+	if err := cl.Join(ctx, n.id, s.cfg.Advertise, s.cfg.Lease, clusterKeyID(n.key)); err != nil {
 		return fmt.Errorf("server: joining the cluster: %w", err)
 	}
-	n.secret = secret
 	s.node = n
 	s.log.Info("joined the cluster", "node", n.id, "advertise", s.cfg.Advertise, "lease", s.cfg.Lease)
 	s.adoptRound(ctx)

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"log/slog"
 	"net"
@@ -18,6 +19,10 @@ import (
 	"github.com/chaturaji/chaturaji/store/postgres/pgtest"
 )
 
+// clusterKey is the key the tests' nodes share, as they would share their
+// key file.
+var clusterKey = []byte(rand.Text() + rand.Text())
+
 // newNode starts a server as a node of the cluster on the PostgreSQL
 // database dsn, with the given lease, logging to log.
 func newNode(t *testing.T, dsn string, lease time.Duration, log *lockedBuffer) *testServer {
@@ -26,8 +31,15 @@ func newNode(t *testing.T, dsn string, lease time.Duration, log *lockedBuffer) *
 	if err != nil {
 		t.Fatal(err)
 	}
+	return nodeOn(t, dsn, lease, log, ln, "http://"+ln.Addr().String())
+}
+
+// nodeOn starts a node as newNode does, listening on ln, which the other
+// nodes reach at advertise.
+func nodeOn(t *testing.T, dsn string, lease time.Duration, log *lockedBuffer, ln net.Listener, advertise string) *testServer {
+	t.Helper()
 	cfg := testConfig()
-	cfg.Cluster, cfg.Lease, cfg.Advertise = true, lease, "http://"+ln.Addr().String()
+	cfg.Cluster, cfg.Lease, cfg.Advertise, cfg.ClusterKey = true, lease, advertise, clusterKey
 	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)

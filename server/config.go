@@ -197,6 +197,22 @@ type Config struct {
 	// Advertise is the base URL at which the other nodes reach this one,
 	// such as "http://10.0.0.5:8080" (with Cluster).
 	Advertise string
+	// ClusterKey is the secret, of 32 bytes or more, with which the nodes
+	// sign the requests they forward to each other (forward.go); every
+	// node of a cluster has the same (the key file's cluster-key), and
+	// the store keeps none of it. Required with Cluster.
+	ClusterKey []byte
+	// ForwardWindow is how far from this node's clock the time of a
+	// forwarded request's signature may be (default 30s): an older (or
+	// later) one is refused, and a signature accepted is refused again
+	// until it is that old.
+	ForwardWindow time.Duration
+	// MaxForwardSignatures caps the signatures of forwarded requests a
+	// node remembers at once, to refuse them sent again (default 100000,
+	// about 100 bytes each: 3,000 forwarded requests a second at the
+	// default window). While it is reached, forwarded requests are
+	// refused (EUNAVAILABLE) until the oldest signatures lapse.
+	MaxForwardSignatures int
 
 	// MaxLiveGames caps the games live at once (default 10000).
 	MaxLiveGames int
@@ -232,6 +248,7 @@ func (c Config) withDefaults() Config {
 	def(&c.RetryMax, 10*time.Second)
 	def(&c.Heartbeat, time.Second)
 	def(&c.Lease, 5*time.Second)
+	def(&c.ForwardWindow, 30*time.Second)
 	def(&c.ReadyTimeout, 2*time.Second)
 	def(&c.RepeatLog, 10*time.Second)
 	def(&c.RematchWait, 2*time.Minute)
@@ -258,6 +275,7 @@ func (c Config) withDefaults() Config {
 	def(&c.IdleTimeout, 2*time.Minute)
 	defInt(&c.MaxLiveGames, 10000)
 	defInt(&c.MaxRematches, 10000)
+	defInt(&c.MaxForwardSignatures, 100000)
 	defInt(&c.Recent, 50)
 	if c.MaxMessage <= 0 {
 		c.MaxMessage = 4 << 10

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -22,8 +23,16 @@ import (
 // exactly as that node answers, errors included. The forwarding node
 // says who the client is, so that the driving node applies its limits to
 // the client rather than to the node; it signs that with the cluster's
-// secret (HMAC-SHA256), which the database made once and every node
-// reads, so no client can claim another's address.
+// key (HMAC-SHA256, Config.ClusterKey), which every node has from its key
+// file and the database never holds, so that no client, and no reader of
+// the database or its backups, can claim another's address, or report
+// presence as a node. The signature covers the method, the path with its
+// query, the SHA-256 of the body, the client, the node, the time and a
+// nonce; the receiving node refuses (EFORBIDDEN) a signature that does
+// not match, one whose time is further than Config.ForwardWindow from
+// its own clock, and one it has accepted before (a request sent again),
+// remembering the signatures it accepted until they are that old
+// (Config.MaxForwardSignatures at most).
 //
 // If the driving node cannot be reached, or answers that it no longer
 // drives the game, the request goes to the new driver once the store
@@ -31,50 +40,93 @@ import (
 // request that may have reached a node that failed before answering is
 // sent again only if it cannot be applied twice: an action that names
 // the event it was sent after (seq), which a second try finds taken.
+// Each try is signed anew.
 
 // The headers between nodes.
 const (
 	hdrClient    = "Chaturaji-Client"    // the client's address (its prefix), as the front door found it
 	hdrNode      = "Chaturaji-Node"      // the forwarding node
 	hdrTime      = "Chaturaji-Time"      // when it was signed, Unix seconds
-	hdrSignature = "Chaturaji-Signature" // HMAC-SHA256 of the above, the method and the path, hex
+	hdrNonce     = "Chaturaji-Nonce"     // 16 random bytes, hex: no two requests are signed alike
+	hdrSignature = "Chaturaji-Signature" // HMAC-SHA256 of the above, the method, the path and the body, hex
 	hdrNotOwner  = "Chaturaji-Not-Owner" // on a 503: this node does not drive the game
 )
 
-// signWindow is how old (or how far ahead) a forwarded request's
-// signature may be.
-const signWindow = 30 * time.Second
-
-// sign returns the signature of a forwarded request.
-func (n *node) sign(method, path, client, from, at string) string {
-	m := hmac.New(sha256.New, n.secret)
-	for _, f := range []string{method, path, client, from, at} {
+// signature returns the HMAC-SHA256, with key, of a forwarded request:
+// its method, its path with its query (uri), the SHA-256 of its body,
+// the client, the forwarding node, the time and the nonce.
+func signature(key []byte, method, uri string, body []byte, client, from, at, nonce string) []byte {
+	sum := sha256.Sum256(body)
+	m := hmac.New(sha256.New, key)
+	for _, f := range []string{"chaturaji forwarded request", method, uri, hex.EncodeToString(sum[:]), client, from, at, nonce} {
 		m.Write([]byte(f))
-		m.Write([]byte{0})
+		m.Write([]byte{0}) // no header holds a NUL
 	}
-	return hex.EncodeToString(m.Sum(nil))
+	return m.Sum(nil)
 }
 
-// forwardedClient returns the client a node forwarded r for, if r is
-// signed by a node of the cluster.
-func (n *node) forwardedClient(r *http.Request) (client, bool) {
-	sig := r.Header.Get(hdrSignature)
-	if sig == "" {
-		return client{}, false
+// signRequest signs req, whose body is body, as node from forwards it for
+// client c, with key.
+func signRequest(key []byte, req *http.Request, body []byte, c, from string) {
+	var nonce [16]byte
+	rand.Read(nonce[:])
+	at, n := strconv.FormatInt(time.Now().Unix(), 10), hex.EncodeToString(nonce[:])
+	req.Header.Set(hdrClient, c)
+	req.Header.Set(hdrNode, from)
+	req.Header.Set(hdrTime, at)
+	req.Header.Set(hdrNonce, n)
+	req.Header.Set(hdrSignature, hex.EncodeToString(signature(key, req.Method, req.URL.RequestURI(), body, c, from, at, n)))
+}
+
+// forwardedClient returns the client another node forwarded r for, or
+// the reason r's signature does not hold (EFORBIDDEN; EUNAVAILABLE if
+// the node remembers too many signatures to take another). It reads r's
+// whole body, within Config.MaxBody and Config.BodyTimeout, since the
+// signature covers it, and leaves it in r for the handler.
+func (s *Server) forwardedClient(w http.ResponseWriter, r *http.Request) (client, error) {
+	body, err := s.readBody(w, r)
+	if err != nil {
+		return client{}, err
 	}
-	c, from, at := r.Header.Get(hdrClient), r.Header.Get(hdrNode), r.Header.Get(hdrTime)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	c, err := s.node.verify(r, body, time.Now())
+	if err != nil {
+		s.repeats.Info("a request signed as another node's was refused", "peer", r.RemoteAddr, "node", r.Header.Get(hdrNode), "err", ErrorMessage(err))
+	}
+	return c, err
+}
+
+// verify checks the signature of r, whose body is body, at now, and
+// returns the client it was forwarded for; a signature accepted is
+// refused the next time.
+func (n *node) verify(r *http.Request, body []byte, now time.Time) (client, error) {
+	refuse := func(format string, args ...any) (client, error) {
+		return client{}, Errorf(EFORBIDDEN, "a request forwarded by another node: "+format, args...)
+	}
+	c, from, at, nonce := r.Header.Get(hdrClient), r.Header.Get(hdrNode), r.Header.Get(hdrTime), r.Header.Get(hdrNonce)
 	secs, err := strconv.ParseInt(at, 10, 64)
-	if err != nil || time.Since(time.Unix(secs, 0)).Abs() > signWindow {
-		return client{}, false
+	if err != nil {
+		return refuse("its time %q is not in Unix seconds", at)
 	}
-	if !hmac.Equal([]byte(sig), []byte(n.sign(r.Method, r.URL.Path, c, from, at))) {
-		return client{}, false
+	signed := time.Unix(secs, 0)
+	if d := now.Sub(signed); d.Abs() > n.window {
+		return refuse("it was signed %v from this node's clock, over the window of %v", d.Round(time.Second), n.window)
+	}
+	sig, err := hex.DecodeString(r.Header.Get(hdrSignature))
+	if err != nil || len(sig) != sha256.Size {
+		return refuse("its signature is not %d hexadecimal digits", 2*sha256.Size)
+	}
+	if !hmac.Equal(sig, signature(n.key, r.Method, r.RequestURI, body, c, from, at, nonce)) {
+		return refuse("its signature does not match it (nodes with different key files, or a request altered)")
 	}
 	p, err := netip.ParsePrefix(c)
 	if err != nil {
-		return client{}, false
+		return refuse("its client %q is not an address prefix", c)
 	}
-	return p, true
+	if err := n.seen.add([sha256.Size]byte(sig), signed.Add(n.window), now); err != nil {
+		return client{}, err
+	}
+	return p, nil
 }
 
 // answer is a driving node's answer to a forwarded request.
@@ -146,11 +198,7 @@ func (s *Server) send(ctx context.Context, addr, method, path string, header htt
 			req.Header.Set(h, v)
 		}
 	}
-	at := strconv.FormatInt(time.Now().Unix(), 10)
-	req.Header.Set(hdrClient, c.String())
-	req.Header.Set(hdrNode, s.node.id)
-	req.Header.Set(hdrTime, at)
-	req.Header.Set(hdrSignature, s.node.sign(method, req.URL.Path, c.String(), s.node.id, at))
+	signRequest(s.node.key, req, body, c.String(), s.node.id)
 	resp, err := s.node.client.Do(req)
 	if err != nil {
 		var op *net.OpError

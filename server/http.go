@@ -83,6 +83,11 @@ func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
 				ri.class, float64(b.rate), b.burst, max(wait, time.Second).Round(time.Second)))
 			return
 		}
+		if ri.refused != nil {
+			// Charged to its peer's budget, as any client's request.
+			s.fail(w, r, ri.refused)
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 	counted := s.metrics.instrument(limited)
@@ -93,9 +98,12 @@ func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
 		}
 		s.deadlines(w, r)
 		ri := &requestInfo{client: clientOf(r, s.cfg.TrustedProxies), route: pattern, class: class}
-		if s.node != nil {
-			// A request another node forwarded counts as its client's.
-			if c, ok := s.node.forwardedClient(r); ok {
+		if s.node != nil && r.Header.Get(hdrSignature) != "" {
+			// A request another node forwarded counts as its client's;
+			// one whose signature does not hold is refused.
+			if c, err := s.forwardedClient(w, r); err != nil {
+				ri.refused = err
+			} else {
 				ri.client, ri.forwarded = c, true
 			}
 		}
@@ -248,19 +256,29 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	}
 	// The whole body is read first, so that one over the limit is refused
 	// as too large whatever it holds.
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
-	var tooBig *http.MaxBytesError
-	var late *BodyTimeoutError
-	switch {
-	case errors.As(err, &tooBig):
-		return Errorf(ETOOLARGE, "the body is over the limit of %d bytes", tooBig.Limit)
-	case errors.As(err, &late):
-		return Errorf(ETIMEOUT, "%v", late)
-	case err != nil:
-		return Errorf(EINVALID, "reading the body: %v", err)
+	data, err := s.readBody(w, r)
+	if err != nil {
+		return err
 	}
 	if err := strictjson.Decode(data, v); err != nil {
 		return Errorf(EINVALID, "malformed JSON body: %v", err)
 	}
 	return nil
+}
+
+// readBody reads a request's whole body, within Config.MaxBody and
+// Config.BodyTimeout.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	var tooBig *http.MaxBytesError
+	var late *BodyTimeoutError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, Errorf(ETOOLARGE, "the body is over the limit of %d bytes", tooBig.Limit)
+	case errors.As(err, &late):
+		return nil, Errorf(ETIMEOUT, "%v", late)
+	case err != nil:
+		return nil, Errorf(EINVALID, "reading the body: %v", err)
+	}
+	return data, nil
 }

@@ -16,10 +16,13 @@ import (
 // joined writes as a Store always did.
 type Cluster interface {
 	// Join makes the store act as node id, reached by the other nodes
-	// at addr (a base URL), with leases of the given length, and returns
-	// the cluster's secret, which authenticates one node to another. A
-	// game created after Join is leased to the node.
-	Join(ctx context.Context, id, addr string, lease time.Duration) (secret []byte, err error)
+	// at addr (a base URL), with leases of the given length. A game
+	// created after Join is leased to the node. keyID names the cluster
+	// key with which the node signs the requests it forwards (a hash of
+	// it: the key itself stays in the nodes' key file, out of the
+	// store); if another node alive holds another, Join refuses with
+	// ErrClusterKey, naming both.
+	Join(ctx context.Context, id, addr string, lease time.Duration, keyID string) error
 	// Renew renews, in one statement, the leases of every game the node
 	// holds, and notes that the node is alive. It returns the games it
 	// held that are no longer its own (another node adopted them); the

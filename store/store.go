@@ -32,6 +32,10 @@ var (
 	// longer the one that drives it (Cluster): its lease lapsed, or
 	// another node adopted the game. Nothing was written.
 	ErrFenced = errors.New("store: fenced: the game is not leased to this node")
+	// ErrClusterKey is a node refused by Cluster.Join because another
+	// node alive holds another cluster key: the two could not trust each
+	// other's forwarded requests.
+	ErrClusterKey = errors.New("store: another node of the cluster holds another cluster key")
 )
 
 // Status is where a game stands.

@@ -309,7 +309,7 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks ke
 		lock.Release()
 		return nil, err
 	}
-	st, cfg.SigningKey, err = openKeys(ctx, st, ks, keys, logger)
+	st, keys, err = openKeys(ctx, st, ks, keys, logger)
 	if err != nil {
 		st.Close()
 		lock.Release()
@@ -322,9 +322,16 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks ke
 		lock.Release()
 		return nil, err
 	}
+	cfg.SigningKey = keys.Signing
 	if store.ClusterOf(st) != nil {
 		// PostgreSQL: a node of a cluster, of one or more.
 		cfg.Cluster = true
+		if cfg.ClusterKey, err = clusterKey(keys, ks.path, logger); err != nil {
+			ln.Close()
+			st.Close()
+			lock.Release()
+			return nil, err
+		}
 		if cfg.Advertise == "" {
 			a := *ln.Addr().(*net.TCPAddr)
 			if a.IP.IsUnspecified() {
@@ -359,8 +366,8 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks ke
 
 // openKeys seals the plain seeds of st with the seed key of the server's
 // key file (keys, if --key-file gave it, else the default one, made at
-// first start) and returns st sealed and the signing key.
-func openKeys(ctx context.Context, st store.Store, ks keySource, keys *keyfile.Keys, logger *slog.Logger) (store.Store, ed25519.PrivateKey, error) {
+// first start) and returns st sealed and the keys.
+func openKeys(ctx context.Context, st store.Store, ks keySource, keys *keyfile.Keys, logger *slog.Logger) (store.Store, *keyfile.Keys, error) {
 	if keys == nil {
 		var created bool
 		var err error
@@ -383,7 +390,24 @@ func openKeys(ctx context.Context, st store.Store, ks keySource, keys *keyfile.K
 		logger.Info("sealed the plain seeds of the database", "games", n, "seed_key", seedKey.ID())
 	}
 	logger.Info("records are signed", "public_key", record.FormatPublicKey(keys.Public()), "key_file", ks.path)
-	return store.Sealed(st, seedKey), keys.Signing, nil
+	return store.Sealed(st, seedKey), keys, nil
+}
+
+// clusterKey returns the cluster key of the key file at path, whose keys
+// are keys: a key file made before there was one has a new one added, to
+// be given to every node of the cluster.
+func clusterKey(keys *keyfile.Keys, path string, logger *slog.Logger) ([]byte, error) {
+	if keys.Cluster != nil {
+		return keys.Cluster, nil
+	}
+	keys, added, err := keyfile.AddCluster(path)
+	if err != nil {
+		return nil, fmt.Errorf("key file %s has no cluster key, which the nodes of a cluster share, and one could not be added: %w", path, err)
+	}
+	if added {
+		logger.Warn("added a cluster key to the key file: give every node of the cluster this same file", "key_file", path)
+	}
+	return keys.Cluster, nil
 }
 
 // stop shuts the server down gracefully and closes the database.

@@ -155,26 +155,40 @@ func (s *Store) unwritten(ctx context.Context, n *node, epoch int64, id string, 
 func seconds(d time.Duration) float64 { return d.Seconds() }
 
 // Join makes the store act as node id, reached at addr, with leases of
-// lease; it returns the cluster's secret.
-func (s *Store) Join(ctx context.Context, id, addr string, lease time.Duration) ([]byte, error) {
-	if id == "" || lease <= 0 {
-		return nil, fmt.Errorf("postgres: join: node %q with a lease of %v: want an id and a lease above 0", id, lease)
+// lease, holding the cluster key keyID; it refuses (ErrClusterKey) if
+// another node seen within a lease holds another.
+func (s *Store) Join(ctx context.Context, id, addr string, lease time.Duration, keyID string) error {
+	if id == "" || lease <= 0 || keyID == "" {
+		return fmt.Errorf("postgres: join: node %q with a lease of %v and cluster key %q: want an id, a lease above 0 and a key", id, lease, keyID)
 	}
-	var secret []byte
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO nodes (id, address) VALUES ($1, $2)
-			ON CONFLICT (id) DO UPDATE SET address = excluded.address, last_seen = now()`, id, addr); err != nil {
+		// Joins one at a time, so that two nodes with different keys
+		// cannot both miss the other.
+		if _, err := tx.Exec(ctx, `LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE`); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `SELECT secret FROM cluster WHERE id = 1`).Scan(&secret)
+		if _, err := tx.Exec(ctx, `INSERT INTO nodes (id, address, key_id) VALUES ($1, $2, $3)
+			ON CONFLICT (id) DO UPDATE SET address = excluded.address, key_id = excluded.key_id, last_seen = now()`, id, addr, keyID); err != nil {
+			return err
+		}
+		var other, otherKey string
+		err := tx.QueryRow(ctx, `SELECT id, key_id FROM nodes
+			WHERE id <> $1 AND key_id <> $2 AND last_seen > now() - make_interval(secs => $3)
+			ORDER BY id LIMIT 1`, id, keyID, seconds(lease)).Scan(&other, &otherKey)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: node %q holds cluster key %s, this one %s: give every node the same key file", store.ErrClusterKey, other, otherKey, keyID)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("postgres: join as node %q: %w", id, err)
+		return fmt.Errorf("postgres: join as node %q: %w", id, err)
 	}
 	if !s.node.CompareAndSwap(nil, &node{id: id, lease: lease, held: make(map[string]int64)}) {
-		return nil, fmt.Errorf("postgres: join as node %q: the store has joined already", id)
+		return fmt.Errorf("postgres: join as node %q: the store has joined already", id)
 	}
-	return secret, nil
+	return nil
 }
 
 // Renew renews the node's leases in one statement and returns the games

@@ -3,8 +3,11 @@ package postgres_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/chaturaji/chaturaji/store"
 	"github.com/chaturaji/chaturaji/store/postgres"
@@ -29,7 +32,7 @@ func join(t *testing.T, u, id string, lease time.Duration) *postgres.Store {
 	t.Helper()
 	s := open(t, u)
 	t.Cleanup(func() { s.Close() })
-	if _, err := s.Join(t.Context(), id, "http://"+id, lease); err != nil {
+	if err := s.Join(t.Context(), id, "http://"+id, lease, "key-1"); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -191,5 +194,44 @@ func TestNotesAndRelease(t *testing.T) {
 	}
 	if err := a.AppendEvents(ctx, "g1", 3, roll(4)); !errors.Is(err, store.ErrFenced) {
 		t.Fatalf("append after a release: %v, want ErrFenced", err)
+	}
+}
+
+// TestJoinClusterKey checks that a node whose cluster key differs from
+// that of a node alive is refused when it joins, naming both keys, and
+// one with the same key is not; and that the database keeps no secret of
+// the nodes' (a copy of it must not let anyone sign as a node).
+func TestJoinClusterKey(t *testing.T) {
+	u := pgtest.Schema(t)
+	a := join(t, u, "a", time.Hour)
+	other := open(t, u)
+	t.Cleanup(func() { other.Close() })
+	err := other.Join(t.Context(), "b", "http://b", time.Hour, "key-2")
+	if !errors.Is(err, store.ErrClusterKey) || !strings.Contains(err.Error(), `node "a" holds cluster key key-1, this one key-2`) {
+		t.Fatalf("Join with another key: %v, want ErrClusterKey naming node a and both keys", err)
+	}
+	if err := other.Join(t.Context(), "b", "http://b", time.Hour, ""); err == nil || !strings.Contains(err.Error(), "want an id, a lease above 0 and a key") {
+		t.Fatalf("Join without a key: %v", err)
+	}
+	c := join(t, u, "c", time.Hour) // the same key as a's
+	// Once the others are gone, a node with another key may join.
+	for _, n := range []*postgres.Store{a, c} {
+		if err := n.Release(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := other.Join(t.Context(), "b", "http://b", time.Hour, "key-2"); err != nil {
+		t.Fatalf("Join with another key, no other node alive: %v", err)
+	}
+
+	conn, err := pgx.Connect(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	var secrets int
+	if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM information_schema.columns
+		WHERE table_schema = current_schema() AND (table_name = 'cluster' OR column_name = 'secret')`).Scan(&secrets); err != nil || secrets != 0 {
+		t.Fatalf("the database has %d columns of a cluster secret (%v)", secrets, err)
 	}
 }
