@@ -84,11 +84,14 @@ Keygen writes a new key file for ` + "`chaturaji serve --key-file FILE`" + ` (mo
 0600; it never overwrites a file) and prints its public key, which
 verifiers use to check the server's records (chaturaji verify --key).
 
-The file holds the server's two secrets (docs/security.md): the ed25519 key
-that signs the record of every finished game, and the AES-256-GCM key that
-seals the dice seeds in the database. Keep it apart from the database and
-its backups, and keep a copy of it: without it the live games' seeds cannot
-be read and the server's records cannot be signed as before.
+The file holds the server's secrets (docs/security.md): the ed25519 key
+that signs the record of every finished game, the AES-256-GCM key that
+seals the dice seeds in the database, and the HMAC-SHA256 key with which
+the nodes of a cluster (on PostgreSQL) sign the requests they forward to
+each other; give every node of a cluster the same file. Keep it apart from
+the database and its backups, and keep a copy of it: without it the live
+games' seeds cannot be read and the server's records cannot be signed as
+before.
 
 ` + "`chaturaji serve`" + ` makes one itself at first start where --key-file is not
 given (chaturaji.key beside the SQLite database).

@@ -53,12 +53,15 @@ the URL it listens on:
 
 It keeps its secrets in a key file of their own, apart from the database
 (docs/security.md): the ed25519 key that signs the record of every
-finished game, whose public key it prints, and the AES-256-GCM key that
+finished game, whose public key it prints, the AES-256-GCM key that
 seals the dice seeds in the database, so that a copy of the database
-without the key file reveals no live game's dice. Without --key-file it
-uses chaturaji.key beside the SQLite database (in the working directory for
-PostgreSQL), and makes it at first start; a file given with --key-file must
-exist (chaturaji keygen makes one). The plain seeds of a database from
+without the key file reveals no live game's dice, and the HMAC-SHA256 key
+with which the nodes of a cluster sign what they forward to each other
+(every node is given the same file; one made before that key has it
+added by the first node started with it). Without --key-file it uses
+chaturaji.key beside the SQLite database (in the working directory for
+PostgreSQL), and makes it at first start; a file given with --key-file
+must exist (chaturaji keygen makes one). The plain seeds of a database from
 before are sealed at start.
 
 On start it resumes every live game of the database where it was, and
