@@ -128,9 +128,9 @@ func (l *live) wake() {
 	case !l.deadline.IsZero() && !now.Before(l.deadline):
 		l.timeout(seat, i, now)
 	case l.present(i) == 0 && !now.Before(l.graceEnd(i)):
-		l.takeOver(i, ReasonAbandoned, now)
+		l.takeOver(ReasonAbandoned, now, i)
 	case l.present(i) > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd()):
-		l.takeOver(i, ReasonIdle, now)
+		l.takeOver(ReasonIdle, now, i)
 	default:
 		l.setTimer(now)
 	}
@@ -142,7 +142,7 @@ func (l *live) wake() {
 // nearest thing to passing the rules have.
 func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
 	if l.table.OnTimeout == TimeoutBot {
-		l.takeOver(i, ReasonTimeout, now) // which logs it
+		l.takeOver(ReasonTimeout, now, i) // which logs it
 		return
 	}
 	p := l.game.Position()
@@ -157,22 +157,51 @@ func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
 	}
 }
 
-// expire gives every human seat to the takeover bot: nobody has been at
-// the table for the server's expiry.
+// expire gives every human seat to the takeover bot at once: nobody has
+// been at the table for the server's expiry.
 func (l *live) expire(now time.Time) {
+	var seats []int
 	for i, s := range l.info.Seats {
 		if s.Player == Human {
-			l.takeOver(i, ReasonExpired, now)
+			seats = append(seats, i)
 		}
 	}
+	l.takeOver(ReasonExpired, now, seats...)
 }
 
-// takeOver gives seat i to the table's takeover bot for the rest of the
-// game. If the store fails, the seat stays its holder's (the game reloads
+// takeOver gives the seats to the table's takeover bot for the rest of the
+// game. If that leaves no human seat, the game becomes one of bots alone,
+// which counts against its creator's quota of those and the server's
+// (admitAlone): over either, the game is aborted instead (abandon). If the
+// store fails, a seat not yet given stays its holder's (the game reloads
 // and tries again later).
-func (l *live) takeOver(i int, reason string, now time.Time) error {
+func (l *live) takeOver(reason string, now time.Time, seats ...int) error {
+	humans := 0
+	for _, s := range l.info.Seats {
+		if s.Player == Human {
+			humans++
+		}
+	}
+	if humans > 0 && humans == len(seats) {
+		release, err := l.srv.admitAlone(l)
+		if err != nil {
+			return l.abandon(reason, err, now)
+		}
+		defer release() // once the last seat is given, the game counts as one of bots alone
+	}
+	for _, i := range seats {
+		if err := l.giveSeat(i, reason, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// giveSeat gives seat i to the table's takeover bot, within the server's
+// bound on those (Config.MaxTakeoverLevel).
+func (l *live) giveSeat(i int, reason string, now time.Time) error {
 	seat := l.pr.Seats()[i]
-	player := botPrefix + l.table.Takeover
+	player := botPrefix + l.srv.cfg.takeover(l.table.Takeover)
 	t := newTakeover(l.game, seat, l.info.Seats[i].Player, player, reason)
 	l.info.Seats[i].Player = player
 	l.bots[i] = nil

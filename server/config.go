@@ -2,9 +2,14 @@ package server
 
 import (
 	"crypto/ed25519"
+	"fmt"
 	"net/netip"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/chaturaji/chaturaji/ai"
 )
 
 // NoBotDelay is Config.BotDelay's value for no delay at all, zero being
@@ -53,6 +58,13 @@ type Config struct {
 	// limit is refused, but a game plays on when its humans leave.
 	MaxBotGames          int
 	MaxBotGamesPerClient int // default 4; see MaxBotGames
+	// MaxTakeoverLevel bounds the bot a table may name to take over its
+	// seats (takeover): random, greedy, or a level from 1 to this (default
+	// 4, some thousands of nodes a decision; at most 8, strong). A
+	// stronger one is refused (EINVALID); a game stored with one before
+	// gets this level instead. The games that bots take over from people
+	// who left, expired ones first, are the ones nobody watches.
+	MaxTakeoverLevel int
 
 	// MaxGamesPerClient caps the live games, of every kind, created by
 	// one client (default 20): so that one address cannot fill the
@@ -257,6 +269,8 @@ func (c Config) withDefaults() Config {
 	defInt(&c.MaxBotGames, 100)
 	defInt(&c.MaxBotGamesPerClient, 4)
 	defInt(&c.MaxGamesPerClient, 20)
+	defInt(&c.MaxTakeoverLevel, 4)
+	c.MaxTakeoverLevel = min(c.MaxTakeoverLevel, len(ai.Levels))
 	if c.BotMemory <= 0 {
 		c.BotMemory = 256 << 20
 	}
@@ -293,4 +307,27 @@ func (c Config) withDefaults() Config {
 		c.CostlyRate = 1
 	}
 	return c
+}
+
+// checkTakeover checks a table's takeover bot against MaxTakeoverLevel:
+// random, greedy, or a level ("N" or "level:N") from 1 to it, without
+// settings.
+func (c Config) checkTakeover(spec string) error {
+	if spec == "random" || spec == "greedy" {
+		return nil
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(spec, "level:")); err == nil && n >= 1 && n <= c.MaxTakeoverLevel {
+		return nil
+	}
+	return fmt.Errorf("want random, greedy or a level from 1 to %d (the server's limit on takeover bots), without settings", c.MaxTakeoverLevel)
+}
+
+// takeover returns the bot that takes over a seat at a table whose
+// takeover is spec: spec itself, or the strongest level allowed in place
+// of a stronger bot a game stored before the limit named.
+func (c Config) takeover(spec string) string {
+	if c.checkTakeover(spec) != nil {
+		return "level:" + strconv.Itoa(c.MaxTakeoverLevel)
+	}
+	return spec
 }

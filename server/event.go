@@ -46,8 +46,11 @@ type Event struct {
 	By     string `json:"by,omitempty"`     // action: ByPlayer, ByBot, ByAuto or ByTimeout
 	Player string `json:"player,omitempty"` // seat: the seat's new player
 	// Reason says why a bot took a seat (seat: ReasonAbandoned,
-	// ReasonTimeout, ReasonIdle), or why the server played an action itself
-	// (action by ByAuto: ReasonNoMove; by ByTimeout: ReasonTimeout).
+	// ReasonTimeout, ReasonIdle...), why the server played an action itself
+	// (action by ByAuto: ReasonNoMove; by ByTimeout: ReasonTimeout), or why
+	// the server aborted a game whose last human seat a bot would have
+	// taken, with no room for another game of bots alone (end, aborted,
+	// with no seat: the seat event's reason it would have had).
 	Reason string `json:"reason,omitempty"`
 
 	// What an action did besides moving its piece (rules.Effect), so that

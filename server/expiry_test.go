@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +45,97 @@ func TestExpiry(t *testing.T) {
 	for _, s := range ts.state(kept.ID).Seats {
 		if s.Player != server.Human {
 			t.Errorf("%s is played by %s while East is at the table", s.Seat, s.Player)
+		}
+	}
+}
+
+// TestExpiryWithinQuotas creates tables of four humans that nobody comes
+// to, from two client addresses, more than the limits on games of bots
+// alone allow: as they expire, bots take the seats of as many as the
+// creators' quotas and the server's leave room for, and the others are
+// aborted (no result, a record that verifies) rather than pushing the
+// counts past the limits; the limits then refuse new games of bots alone
+// as they would without the expired ones.
+func TestExpiryWithinQuotas(t *testing.T) {
+	cfg := testConfig()
+	cfg.Expiry = 300 * time.Millisecond
+	cfg.MaxGrace = time.Hour
+	cfg.MaxBotGamesPerClient, cfg.MaxBotGames = 2, 3
+	// The bots hold every game taken over live: an hour per action.
+	cfg.MaxBotDelay = time.Hour
+	ts := newTestServer(t, cfg, nil)
+	const table = `{"seats": ["human", "human", "human", "human"], "abandon_ms": 3600000, "takeover": "random", "bot_delay_ms": 3600000}`
+	creators := map[string]string{} // game id to its creator's address
+	for _, ip := range []string{"127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.2"} {
+		creators[createFrom(t, ts, ip, table).ID] = ip
+	}
+
+	alone := map[string]int{} // games of bots alone, by creator
+	total, aborted := 0, 0
+	for id, ip := range creators {
+		st := ts.waitState(id, 20*time.Second, func(s *server.State) bool {
+			for _, seat := range s.Seats {
+				if seat.Player == server.Human {
+					return s.Status != "live"
+				}
+			}
+			return true
+		})
+		if st.Status == "live" {
+			alone[ip]++
+			total++
+			continue
+		}
+		aborted++
+		if st.End != server.EndAborted || st.Result != "*" {
+			t.Errorf("game %s of %s: %s, end %q, result %q; want it aborted with no result", id, ip, st.Status, st.End, st.Result)
+		}
+		r := ts.record(id)
+		if term, _ := r.Tags.Get("Termination"); term != "aborted" {
+			t.Errorf("game %s: Termination %q, want \"aborted\"\n%s", id, term, r)
+		}
+		if _, err := r.Verify(nil); err != nil {
+			t.Errorf("game %s: the aborted game's record: %v", id, err)
+		}
+	}
+	for ip, n := range alone {
+		if n > cfg.MaxBotGamesPerClient {
+			t.Errorf("%s has %d games of bots alone after expiry, over its quota of %d", ip, n, cfg.MaxBotGamesPerClient)
+		}
+	}
+	if total != cfg.MaxBotGames || aborted != len(creators)-cfg.MaxBotGames {
+		t.Errorf("after expiry: %d games of bots alone (%v) and %d aborted; want %d and %d", total, alone, aborted, cfg.MaxBotGames, len(creators)-cfg.MaxBotGames)
+	}
+	const bots = `{"seats": ["bot:random", "bot:random", "bot:random", "bot:random"], "bot_delay_ms": 3600000}`
+	wantStatus(t, ts, "127.0.0.3", bots, http.StatusServiceUnavailable, "the server has 3 live games without a human seat, its limit")
+}
+
+// TestTakeoverBound checks the server's bound on the bot a table names to
+// take over its seats (MaxTakeoverLevel): stronger ones are refused, with
+// the limit named.
+func TestTakeoverBound(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	for _, tc := range []struct {
+		takeover string
+		status   int
+	}{
+		{"random", http.StatusCreated},
+		{"greedy", http.StatusCreated},
+		{"level:4", http.StatusCreated},
+		{"2", http.StatusCreated},
+		{"level:5", http.StatusBadRequest},
+		{"strong", http.StatusBadRequest},
+		{"mcts", http.StatusBadRequest},
+		{"3?nodes=1000000", http.StatusBadRequest},
+	} {
+		body := `{"seats": ["human", "bot:random", "bot:random", "bot:random"], "takeover": "` + tc.takeover + `"}`
+		status, data := ts.request("POST", "/api/games", "", body)
+		if status != tc.status {
+			t.Errorf("takeover %q: %d %s, want %d", tc.takeover, status, data, tc.status)
+			continue
+		}
+		if status != http.StatusCreated && !strings.Contains(string(data), "a level from 1 to 4") {
+			t.Errorf("takeover %q: refused with %s, want the limit named", tc.takeover, data)
 		}
 	}
 }

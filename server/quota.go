@@ -44,19 +44,15 @@ type reserved struct {
 	botsBy map[string]int // games of bots alone, by creatorKey
 }
 
-// admit reserves room for one more game created by the client with key
-// creator, within its quota of live games (Config.MaxGamesPerClient) and,
-// for a game of bots alone, within the server's and the client's limits
-// of those (MaxBotGames, MaxBotGamesPerClient); release gives the
-// reservation up once the game is running (or could not be created). Live
-// games count as they are now: a game whose humans all left counts as one
-// of bots alone.
-func (s *Server) admit(creator string, bots bool) (release func(), err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	mine, allBots, mineBots := s.pending.by[creator], s.pending.bots, s.pending.botsBy[creator]
+// counts returns the live games created by the client with key creator,
+// those of them in which bots hold every seat, and those on the server,
+// game except left out, reservations included. Live games count as they
+// are now: a game whose humans all left counts as one of bots alone. The
+// caller holds s.mu.
+func (s *Server) counts(creator string, except *live) (mine, mineBots, allBots int) {
+	mine, allBots, mineBots = s.pending.by[creator], s.pending.bots, s.pending.botsBy[creator]
 	for _, l := range s.games {
-		if l.state.Load().Status != string(store.Live) {
+		if l == except || l.state.Load().Status != string(store.Live) {
 			continue
 		}
 		alone := l.botsAlone.Load()
@@ -70,22 +66,73 @@ func (s *Server) admit(creator string, bots bool) (release func(), err error) {
 			}
 		}
 	}
+	return mine, mineBots, allBots
+}
+
+// roomForBots returns the error, nil if none, of one more game of bots
+// alone from the client with key creator: over its quota
+// (MaxBotGamesPerClient) or over the server's (MaxBotGames). The caller
+// holds s.mu.
+func (s *Server) roomForBots(mineBots, allBots int) error {
+	if mineBots >= s.cfg.MaxBotGamesPerClient {
+		return Errorf(ETOOMANY, "too many games without a human seat from your address: the limit is %d live at once; take a seat in one, or wait for one to end", s.cfg.MaxBotGamesPerClient)
+	}
+	if allBots >= s.cfg.MaxBotGames {
+		return Errorf(EUNAVAILABLE, "the server has %d live games without a human seat, its limit; try again later, or take a seat in a game", allBots)
+	}
+	return nil
+}
+
+// admit reserves room for one more game created by the client with key
+// creator, within its quota of live games (Config.MaxGamesPerClient) and,
+// for a game of bots alone, within the server's and the client's limits
+// of those (MaxBotGames, MaxBotGamesPerClient); release gives the
+// reservation up once the game is running (or could not be created).
+func (s *Server) admit(creator string, bots bool) (release func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mine, mineBots, allBots := s.counts(creator, nil)
 	if mine >= s.cfg.MaxGamesPerClient {
 		return nil, Errorf(ETOOMANY, "too many live games from your address: the limit is %d at once; finish or leave one first", s.cfg.MaxGamesPerClient)
 	}
-	if bots && mineBots >= s.cfg.MaxBotGamesPerClient {
-		return nil, Errorf(ETOOMANY, "too many games without a human seat from your address: the limit is %d live at once; take a seat in one, or wait for one to end", s.cfg.MaxBotGamesPerClient)
+	if bots {
+		if err := s.roomForBots(mineBots, allBots); err != nil {
+			return nil, err
+		}
 	}
-	if bots && allBots >= s.cfg.MaxBotGames {
-		return nil, Errorf(EUNAVAILABLE, "the server has %d live games without a human seat, its limit; try again later, or take a seat in a game", allBots)
+	return s.reserve(creator, false, bots), nil
+}
+
+// admitAlone reserves room for live game l, which has a human seat, to
+// become one of bots alone as bots take its last human seats: within its
+// creator's quota of those and the server's, as a new game of bots alone
+// would be. Otherwise it returns the error admit would give, and l ends
+// (abandon) instead: a table its people left must not push the counts past
+// their limits, nor lock out the games of bots others ask for. release
+// gives the reservation up once the seats are taken, l counting as a game
+// of bots alone from then on.
+func (s *Server) admitAlone(l *live) (release func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, mineBots, allBots := s.counts(l.creator, l)
+	if err := s.roomForBots(mineBots, allBots); err != nil {
+		return nil, err
 	}
+	return s.reserve(l.creator, true, true), nil
+}
+
+// reserve counts a game being created by creator (or, live, one becoming
+// a game of bots alone) until the returned release is called. The caller
+// holds s.mu.
+func (s *Server) reserve(creator string, live, bots bool) (release func()) {
 	if s.pending.by == nil {
 		s.pending.by, s.pending.botsBy = make(map[string]int), make(map[string]int)
 	}
 	count := func(d int) {
-		s.pending.by[creator] += d
-		if s.pending.by[creator] <= 0 {
-			delete(s.pending.by, creator)
+		if !live { // a live game counts among the creator's already
+			if s.pending.by[creator] += d; s.pending.by[creator] <= 0 {
+				delete(s.pending.by, creator)
+			}
 		}
 		if bots {
 			s.pending.bots += d
@@ -99,5 +146,5 @@ func (s *Server) admit(creator string, bots bool) (release func(), err error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		count(-1)
-	}, nil
+	}
 }

@@ -23,6 +23,7 @@ func TestBotGameQuota(t *testing.T) {
 	// The first bot to think holds the one worker until the server stops,
 	// so that every game stays live.
 	cfg.BotWorkers, cfg.BotTime = 1, time.Hour
+	cfg.MaxTakeoverLevel = 8 // a takeover bot that searches, as strong
 	ts := newTestServer(t, cfg, openStore(t, path))
 	const bots = `{"seats": ["bot:strong", "bot:strong", "bot:strong", "bot:strong"]}`
 
@@ -30,7 +31,7 @@ func TestBotGameQuota(t *testing.T) {
 	// South is a human who never comes: at South's first decision (quick
 	// bots play the others) a bot takes the seat, and the game counts as
 	// one of bots alone from then on; that bot waits for the worker.
-	g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "abandon_ms": 10, "takeover": "strong"}`)
+	g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "abandon_ms": 10, "takeover": "level:8"}`)
 	ts.waitState(g.ID, 10*time.Second, func(s *server.State) bool { return s.Seats[0].Player != server.Human })
 	wantStatus(t, ts, "127.0.0.1", bots, http.StatusTooManyRequests, "the limit is 2 live at once")
 	// Humans are welcome still.
@@ -52,17 +53,9 @@ func TestBotGameQuota(t *testing.T) {
 func wantStatus(t *testing.T, ts *testServer, ip, body string, status int, msg string) {
 	t.Helper()
 	before := countGames(t, ts.store)
-	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
-	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
-	defer client.CloseIdleConnections()
-	resp, err := client.Post(ts.URL+"/api/games", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != status {
-		t.Fatalf("from %s: %s: %s, want status %d", ip, resp.Status, data, status)
+	code, data := postFrom(t, ts, ip, body)
+	if code != status {
+		t.Fatalf("from %s: %d: %s, want status %d", ip, code, data, status)
 	}
 	if status == http.StatusCreated {
 		return
@@ -74,4 +67,38 @@ func wantStatus(t *testing.T, ts *testServer, ip, body string, status int, msg s
 	if n := countGames(t, ts.store); n != before {
 		t.Fatalf("from %s: refused, but %d games stored, %d before", ip, n, before)
 	}
+}
+
+// postFrom creates a game from the client address ip (one of 127/8) and
+// returns the answer's status and body.
+func postFrom(t *testing.T, ts *testServer, ip, body string) (int, []byte) {
+	t.Helper()
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
+	defer client.CloseIdleConnections()
+	resp, err := client.Post(ts.URL+"/api/games", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, data
+}
+
+// createFrom creates a game from the client address ip and fails the test
+// if it cannot.
+func createFrom(t *testing.T, ts *testServer, ip, body string) *server.Created {
+	t.Helper()
+	status, data := postFrom(t, ts, ip, body)
+	if status != http.StatusCreated {
+		t.Fatalf("from %s: POST /api/games %s: %d %s", ip, body, status, data)
+	}
+	var c server.Created
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
 }

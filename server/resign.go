@@ -22,6 +22,14 @@ import (
 // its own. The game then ends with no result: an end event with End
 // EndAborted and Result "*", the seed revealed, and a record whose
 // Termination tag says who aborted it.
+//
+// The server aborts a game itself, at any point, when bots would take its
+// last human seat (the holder away for the grace, idle, out of time,
+// resigned, or the game expired) while the server has no room for one more
+// game of bots alone: its creator's quota of those
+// (Config.MaxBotGamesPerClient) or the server's (MaxBotGames) is full. The
+// end event then has no seat, and the reason the last seat would have
+// passed to a bot; the Termination tag says "aborted".
 
 // The kinds of a player's message besides "action".
 const (
@@ -56,7 +64,7 @@ func (l *live) resign(i int) error {
 		l.srv.log.Info("seat resigned: its king retired", "game", l.id, "seat", seat.String())
 		return nil
 	}
-	return l.takeOver(i, ReasonResigned, stamp())
+	return l.takeOver(ReasonResigned, stamp(), i)
 }
 
 // abort ends the game with no result, if it is still in its first round:
@@ -87,6 +95,22 @@ func (l *live) abort(i int) error {
 	return nil
 }
 
+// abandon aborts the game for the server: bots would take its last human
+// seats, for the reason given, but there is no room for one more game of
+// bots alone (full, why says which limit). The game ends with no result,
+// as an aborted one.
+func (l *live) abandon(reason string, full error, now time.Time) error {
+	e := &Event{Kind: KindEnd, At: now, Reason: reason}
+	l.describe(e, now)
+	e.ToAct, e.Actions, e.Deadline, e.Status = "", nil, nil, "finished"
+	e.Result, e.End, e.Seed = "*", EndAborted, l.game.Seed().String()
+	if err := l.commit([]*Event{e}); err != nil {
+		return err
+	}
+	l.srv.log.Info("game aborted: its people left, and there is no room for another game of bots alone", "game", l.id, "reason", reason, "limit", full)
+	return nil
+}
+
 // mayLeave refuses a resign or an abort that cannot be: the game is over,
 // or the seat is not a human's any more.
 func (l *live) mayLeave(i int) error {
@@ -102,10 +126,14 @@ func (l *live) mayLeave(i int) error {
 }
 
 // termination returns the Termination tag of a game whose last event is
-// last: who aborted it, or "" if it was not aborted.
+// last: who aborted it ("aborted" if the server did), or "" if it was not
+// aborted.
 func termination(last *Event) string {
 	if last == nil || last.Kind != KindEnd || last.End != EndAborted {
 		return ""
+	}
+	if last.Seat == "" {
+		return "aborted"
 	}
 	return fmt.Sprintf("aborted by %s", last.Seat)
 }

@@ -54,7 +54,8 @@ type NewGame struct {
 	// default.
 	AbandonMS int64 `json:"abandon_ms,omitempty"`
 	// Takeover is the player spec of a bot that takes over a seat
-	// ("greedy" if empty).
+	// ("greedy" if empty): "random", "greedy", or a level from 1 to the
+	// server's limit (Config.MaxTakeoverLevel, 4 by default).
 	Takeover string `json:"takeover,omitempty"`
 	// AutoPass, true unless set to false, plays `pass` at once for a seat
 	// whose only legal action it is.
@@ -145,7 +146,7 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	if t.Takeover == "" {
 		t.Takeover = "greedy"
 	}
-	if _, err := ai.New(t.Takeover, 0); err != nil {
+	if err := cfg.checkTakeover(t.Takeover); err != nil {
 		return nil, t, Errorf(EINVALID, "takeover %q: %v", t.Takeover, err)
 	}
 	t.AutoPass = ng.AutoPass == nil || *ng.AutoPass

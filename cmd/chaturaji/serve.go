@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/keyfile"
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/server"
@@ -35,7 +36,8 @@ var serveCommand = &command{
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
                        [--bot-time D] [--bot-delay D] [--max-bot-delay D] [--bot-workers N]
                        [--bot-memory SIZE] [--max-bot-games N]
-                       [--max-bot-games-per-client N] [--max-games-per-client N] [--grace D]
+                       [--max-bot-games-per-client N] [--max-games-per-client N]
+                       [--max-takeover-level N] [--grace D]
                        [--max-grace D] [--idle-limit D] [--expiry D] [--rematch-wait D]
                        [--trusted-proxies CIDRS] [--request-rate N] [--costly-rate N]
                        [--max-conns N] [--max-conns-per-client N] [--body-timeout D]
@@ -104,6 +106,10 @@ Flags:
 	--max-games-per-client N
 	                   the most live games of any kind created from one address
 	                   (default 20)
+	--max-takeover-level N
+	                   the strongest bot a game may name to take over the seats
+	                   of players who leave: random, greedy or a level up to N,
+	                   1 to 8 (default 4)
 	--grace D          the default time an absent player's turn waits before a bot
 	                   takes the seat (default 2m)
 	--max-grace D      the longest such time a new game may ask for (default 1h)
@@ -167,6 +173,7 @@ func runServe(e *env, args []string) error {
 	})
 	maxBotGames := fs.Int("max-bot-games", 100, "")
 	maxBotGamesPerClient := fs.Int("max-bot-games-per-client", 4, "")
+	maxTakeoverLevel := fs.Int("max-takeover-level", 4, "")
 	maxGamesPerClient := fs.Int("max-games-per-client", 20, "")
 	grace := fs.Duration("grace", 2*time.Minute, "")
 	maxGrace := fs.Duration("max-grace", time.Hour, "")
@@ -233,6 +240,9 @@ func runServe(e *env, args []string) error {
 			return usageError("--%s %d: want a number above 0", name, n)
 		}
 	}
+	if *maxTakeoverLevel < 1 || *maxTakeoverLevel > len(ai.Levels) {
+		return usageError("--max-takeover-level %d: want a level from 1 to %d", *maxTakeoverLevel, len(ai.Levels))
+	}
 	if *grace > *maxGrace {
 		return usageError("--grace %v is longer than --max-grace %v", *grace, *maxGrace)
 	}
@@ -246,7 +256,7 @@ func runServe(e *env, args []string) error {
 		Origins: origins, BotTime: *botTime, BotDelay: *botDelay, MaxBotDelay: *maxBotDelay, Grace: *grace,
 		BotWorkers: *botWorkers, BotMemory: botMemory,
 		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
-		MaxGamesPerClient: *maxGamesPerClient, MaxGrace: *maxGrace, IdleLimit: *idleLimit, Expiry: *expiry,
+		MaxGamesPerClient: *maxGamesPerClient, MaxTakeoverLevel: *maxTakeoverLevel, MaxGrace: *maxGrace, IdleLimit: *idleLimit, Expiry: *expiry,
 		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax,
 		RematchWait: *rematchWait,
 		MaxConns:    *maxConns, MaxConnsPerClient: *maxConnsPerClient, BodyTimeout: *bodyTimeout,

@@ -375,7 +375,7 @@ class GamePage {
     const el = byId('turn');
     if (this.status !== 'live') {
       const aborted = !!this.end && this.end.end === 'aborted';
-      const reason = aborted ? `aborted by ${this.end && this.end.seat}, no result` : this.end && this.end.end ? this.end.end : 'the game is over';
+      const reason = aborted ? (this.end && this.end.seat ? `aborted by ${this.end.seat}, no result` : 'aborted by the server: everyone left, no result') : this.end && this.end.end ? this.end.end : 'the game is over';
       replace(el, h('strong', {}, aborted ? 'Game aborted' : 'Game over'), ` — ${reason}. `,
         this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last' }, this.lastSaid) : null,
         this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
@@ -580,7 +580,7 @@ class GamePage {
     replace(box,
       h('div', { class: 'over-card', role: 'dialog', 'aria-labelledby': 'over-title' },
         h('h2', { id: 'over-title' }, aborted ? 'Game aborted' : 'Game over'),
-        h('p', { class: 'muted' }, aborted ? `${e.seat || 'A player'} aborted the game in its first round: it has no result.` : `${e.end || ''}`),
+        h('p', { class: 'muted' }, aborted ? (e.seat ? `${e.seat} aborted the game in its first round: it has no result.` : 'Everyone left the game, and the server has no room for another game of bots alone: it was aborted, with no result.') : `${e.end || ''}`),
         ...this.overGains(e),
         h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
         chart,
