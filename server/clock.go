@@ -62,7 +62,7 @@ func (l *live) nextWake() time.Time {
 			}
 		}
 	} else if next.IsZero() {
-		next = l.idleEnd()
+		next = l.idleEnd(i)
 	}
 	return next
 }
@@ -84,16 +84,22 @@ func (l *live) expiryEnd() time.Time {
 	return l.active.Add(l.srv.cfg.Expiry)
 }
 
-// idleEnd returns when a connected decider of an untimed table has been
+// idleEnd returns when connected decider i of an untimed table has been
 // idle too long: the server's idle limit after the decision opened (or the
-// game resumed).
-func (l *live) idleEnd() time.Time {
-	return l.turnStart.Add(l.srv.cfg.IdleLimit)
+// game resumed) or the holder came back (idleSince, while present),
+// whichever came later: a player who returns to a decision that opened
+// long ago has the whole limit to take it.
+func (l *live) idleEnd(i int) time.Time {
+	since := l.turnStart
+	if l.idleSince[i].After(since) {
+		since = l.idleSince[i]
+	}
+	return since.Add(l.srv.cfg.IdleLimit)
 }
 
 // graceEnd returns when an absent seat i is abandoned: the table's grace
-// after its decision opened or its last connection closed, whichever came
-// later.
+// after its decision opened or its last connection closed (idleSince,
+// while absent), whichever came later.
 func (l *live) graceEnd(i int) time.Time {
 	since := l.turnStart
 	if l.idleSince[i].After(since) {
@@ -129,7 +135,7 @@ func (l *live) wake() {
 		l.timeout(seat, i, now)
 	case l.present(i) == 0 && !now.Before(l.graceEnd(i)):
 		l.takeOver(ReasonAbandoned, now, i)
-	case l.present(i) > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd()):
+	case l.present(i) > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd(i)):
 		l.takeOver(ReasonIdle, now, i)
 	default:
 		l.setTimer(now)

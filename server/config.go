@@ -157,7 +157,9 @@ type Config struct {
 
 	// IdleLimit is how long a connected seat holder's decision may stay
 	// open in an untimed game before a bot takes the seat, as it takes an
-	// absent player's (default 10m). Timed games go by their turn time.
+	// absent player's (default 10m): from the decision's opening or the
+	// holder's return (connecting when none of its connections was open),
+	// whichever came later. Timed games go by their turn time.
 	IdleLimit time.Duration
 	// Expiry is how long a game may wait with none of its human seats'
 	// holders connected and none acting before bots take every human seat

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chaturaji/chaturaji/server"
+	"github.com/coder/websocket"
 )
 
 // TestIdleLimit connects a seat holder to an untimed game and never acts:
@@ -45,5 +46,35 @@ func TestIdleLimit(t *testing.T) {
 	e = holder.until(func(e server.Event) bool { return e.Kind == server.KindSeat || e.By == server.ByTimeout })
 	if e.Kind != server.KindAction || e.Seat != "South" {
 		t.Fatalf("event %+v, want South out of time", e)
+	}
+}
+
+// TestIdleLimitFromReturn disconnects a seat holder at its decision in an
+// untimed game and reconnects once the decision has been open longer than
+// the idle limit, within the table's grace: the idle limit counts from the
+// return, so the holder has all of it to act before a bot takes the seat.
+func TestIdleLimitFromReturn(t *testing.T) {
+	cfg := testConfig()
+	cfg.IdleLimit = time.Second
+	ts := newTestServer(t, cfg, nil)
+	g := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "abandon_ms": 10000, "takeover": "random"}`)
+	south := ts.dial(g.ID, g.Seats[0].Token, 0)
+	opened := south.until(func(e server.Event) bool { return e.ToAct == "South" && len(e.Actions) > 0 })
+	south.conn.Close(websocket.StatusNormalClosure, "away")
+	ts.waitState(g.ID, 10*time.Second, func(s *server.State) bool { return s.Seats[0].Online != nil && !*s.Seats[0].Online })
+
+	// Away for longer than the idle limit, well within the grace.
+	time.Sleep(time.Until(opened.At.Add(cfg.IdleLimit + 100*time.Millisecond)))
+	back := time.Now()
+	south = ts.dial(g.ID, g.Seats[0].Token, opened.Seq)
+	e := south.until(func(e server.Event) bool {
+		return e.Kind == server.KindSeat || e.Kind == server.KindAction && e.Seat == "South"
+	})
+	if e.Kind != server.KindSeat || e.Seat != "South" || e.Reason != server.ReasonIdle {
+		t.Fatalf("event %+v, want a bot to take South's seat as idle", e)
+	}
+	// Events are stamped to the millisecond.
+	if idle := e.At.Sub(back); idle < cfg.IdleLimit-time.Millisecond {
+		t.Fatalf("the seat was taken %v after South came back to its decision (open for %v); the idle limit is %v", idle, back.Sub(opened.At), cfg.IdleLimit)
 	}
 }

@@ -88,7 +88,7 @@ func (l *live) setPresence(p *Presence) {
 		case before[i] > 0 && after == 0:
 			l.idleSince[i], l.active = now, now
 		case before[i] == 0 && after > 0:
-			l.active = now
+			l.idleSince[i], l.active = now, now // back, through another node (idleEnd)
 		}
 	}
 	l.snapshot()

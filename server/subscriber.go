@@ -87,6 +87,12 @@ func (l *live) subscribe(i int) (*subscriber, int64) {
 	l.subs[s] = struct{}{}
 	l.nsubs.Add(1)
 	if i >= 0 {
+		if l.present(i) == 0 {
+			// The holder is back: the idle limit of a decision they
+			// come back to counts from now (idleEnd), as the grace
+			// counts from when they left (graceEnd).
+			l.idleSince[i] = time.Now()
+		}
 		l.online[i]++
 		l.active = time.Now()
 		l.snapshot()
