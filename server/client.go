@@ -155,6 +155,15 @@ func infoOf(r *http.Request) *requestInfo {
 	return &requestInfo{client: clientOf(r, nil), route: "unknown"}
 }
 
+// ClientOf returns the client a request counts against, as the limits
+// tell clients apart: an IPv4 address or an IPv6 /64 network, that of the
+// request's peer or, behind the front door (Site), the one the trusted
+// proxies' X-Forwarded-For names. A handler mounted behind Site shares
+// its own limits among clients by it.
+func ClientOf(r *http.Request) netip.Prefix {
+	return infoOf(r).client
+}
+
 // withInfo returns the request carrying ri.
 func withInfo(r *http.Request, ri *requestInfo) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, ri))

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/review"
+	"github.com/chaturaji/chaturaji/server"
 )
 
 // A game's review is one request, POST /web/review with the record, rather
@@ -19,7 +21,8 @@ import (
 // analysis would spend one of the client's few costly requests, and one
 // request lets the server bound the whole: the record by MaxBody and
 // maxReviewDecisions, the searches by ReviewNodes each and ReviewTime in
-// all, the reviews running at once by ReviewWorkers, and the searches
+// all, the reviews running at once by ReviewWorkers and those of one
+// client, running or waiting, by ReviewsPerClient, and the searches
 // running at once, reviews and hints together, by AnalyzeWorkers.
 
 // The bounds of a review, whatever the options say.
@@ -39,8 +42,9 @@ type ReviewRequest struct {
 // handleReview is POST /web/review: the review of a finished game's
 // decisions (review.Report), as far as ReviewTime allowed. A record that
 // does not parse or replay, of a game not over or of more than
-// maxReviewDecisions decisions is refused with 400; a review that finds
-// every review slot taken for AnalyzeWait with 503. A decision at the
+// maxReviewDecisions decisions is refused with 400; one over its client's
+// ReviewsPerClient with 429; a review that finds every review slot taken
+// for AnalyzeWait with 503. A decision at the
 // position of a live game whose table turned engine help off
 // (server.Server.HelpOff) is withheld, not searched (review.Withhold): a
 // made-up record through that position must not give its players a hint.
@@ -55,6 +59,12 @@ func (s *site) handleReview(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	done, err := s.reviewer(server.ClientOf(r))
+	if err != nil {
+		fail(w, http.StatusTooManyRequests, "%v", err)
+		return
+	}
+	defer done()
 	wait := time.NewTimer(s.opts.AnalyzeWait)
 	defer wait.Stop()
 	select {
@@ -78,6 +88,24 @@ func (s *site) handleReview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, rv.Report())
+}
+
+// reviewer counts a review of client c, running or waiting, within
+// ReviewsPerClient; done counts it over.
+func (s *site) reviewer(c netip.Prefix) (done func(), err error) {
+	s.reviewMu.Lock()
+	defer s.reviewMu.Unlock()
+	if n := s.reviewers[c]; n >= s.opts.ReviewsPerClient {
+		return nil, fmt.Errorf("you have %d reviews running or waiting, the limit of one client; try again when it is over", n)
+	}
+	s.reviewers[c]++
+	return func() {
+		s.reviewMu.Lock()
+		defer s.reviewMu.Unlock()
+		if s.reviewers[c]--; s.reviewers[c] <= 0 {
+			delete(s.reviewers, c)
+		}
+	}, nil
 }
 
 // reviewPoints reads the decisions of the first game of a record, which

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,10 +25,21 @@ import (
 // body.
 func postReview(t *testing.T, url, rec string) (int, []byte) {
 	t.Helper()
+	return postReviewFrom(t, "127.0.0.1", url, rec)
+}
+
+// postReviewFrom posts a record to /web/review from the client address ip
+// (one of 127/8) and returns the status and the body.
+func postReviewFrom(t *testing.T, ip, url, rec string) (int, []byte) {
+	t.Helper()
 	body, _ := json.Marshal(web.ReviewRequest{Record: rec})
-	resp, err := http.Post(url+"/web/review", "application/json", strings.NewReader(string(body)))
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
+	defer client.CloseIdleConnections()
+	resp, err := client.Post(url+"/web/review", "application/json", strings.NewReader(string(body)))
 	if err != nil {
-		t.Fatal(err)
+		t.Error(err) // from any goroutine
+		return 0, nil
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -85,7 +97,7 @@ func TestReviewBounds(t *testing.T) {
 		}
 	})
 	t.Run("one at a time", func(t *testing.T) {
-		srv := httptest.NewServer(web.Handler(web.Options{ReviewNodes: 100000, ReviewTime: 2 * time.Second, AnalyzeWait: 100 * time.Millisecond}))
+		srv := httptest.NewServer(web.Handler(web.Options{ReviewNodes: 100000, ReviewTime: 2 * time.Second, AnalyzeWait: 100 * time.Millisecond, ReviewWorkers: 1}))
 		defer srv.Close()
 		var wg sync.WaitGroup
 		wg.Add(1)
@@ -94,7 +106,7 @@ func TestReviewBounds(t *testing.T) {
 			postReview(t, srv.URL, rec)
 		}()
 		time.Sleep(500 * time.Millisecond)
-		if status, b := postReview(t, srv.URL, rec); status != http.StatusServiceUnavailable {
+		if status, b := postReviewFrom(t, "127.0.0.2", srv.URL, rec); status != http.StatusServiceUnavailable {
 			t.Errorf("a second review while one runs: %d %s, want 503", status, b)
 		}
 		wg.Wait()
@@ -146,5 +158,65 @@ func TestReviewWithholdsHelpOff(t *testing.T) {
 		if i != live && (d.Withheld || d.Best == "") {
 			t.Errorf("decision %d: %+v, want it judged", i, d)
 		}
+	}
+}
+
+// TestReviewShared floods /web/review from one client, four requests at a
+// time over and over, while another asks for reviews one after another:
+// the flooder has one review running or waiting at once
+// (ReviewsPerClient), its others refused at once with 429 naming the
+// limit, and the other client is served every time.
+func TestReviewShared(t *testing.T) {
+	rec := blunderRecord(t)
+	srv := httptest.NewServer(web.Handler(web.Options{ReviewNodes: 100000, ReviewTime: time.Second, AnalyzeWait: 200 * time.Millisecond, ReviewWorkers: 2}))
+	defer srv.Close()
+
+	stop := make(chan struct{})
+	answered := make(chan struct{}, 1)
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	var refusal []byte
+	var flood sync.WaitGroup
+	for range 4 {
+		flood.Add(1)
+		go func() {
+			defer flood.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				status, b := postReviewFrom(t, "127.0.0.1", srv.URL, rec)
+				mu.Lock()
+				statuses[status]++
+				if status == http.StatusTooManyRequests {
+					refusal = b
+				}
+				mu.Unlock()
+				select {
+				case answered <- struct{}{}:
+				default:
+				}
+				if status != http.StatusOK {
+					select { // a refused client tries again soon, not in a spin
+					case <-stop:
+						return
+					case <-time.After(20 * time.Millisecond):
+					}
+				}
+			}
+		}()
+	}
+	<-answered // the flood is on
+	for i := range 3 {
+		if status, b := postReviewFrom(t, "127.0.0.2", srv.URL, rec); status != http.StatusOK {
+			t.Errorf("review %d of another client while one floods: %d %s, want 200", i+1, status, b)
+		}
+	}
+	close(stop)
+	flood.Wait()
+	if statuses[http.StatusTooManyRequests] == 0 || !strings.Contains(string(refusal), "the limit of one client") || !strings.Contains(string(refusal), "ETOOMANY") {
+		t.Errorf("the flooder's answers: %v, the last refusal %s; want some refused with 429 naming the limit", statuses, refusal)
 	}
 }

@@ -13,9 +13,11 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/netip"
 	"path"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chaturaji/chaturaji/internal/allow"
@@ -46,11 +48,18 @@ type Options struct {
 	// judged by then are left out of the answer. ReviewNodes is each of
 	// its searches' budget in nodes (default 20000, at most 100000), each
 	// also cut at AnalyzeTime. ReviewWorkers is how many reviews may run
-	// at once (default 1); each review takes one of the AnalyzeWorkers
+	// at once (default 2); each review takes one of the AnalyzeWorkers
 	// for one decision at a time, so that hints still get their turn.
 	ReviewTime    time.Duration
 	ReviewNodes   int64 // each search's nodes in a review
 	ReviewWorkers int   // the reviews at once
+	// ReviewsPerClient is how many reviews one client (server.ClientOf)
+	// may have running or waiting for a worker at once (default 1, at
+	// most ReviewWorkers-1 where that is 1 or more), so that one client
+	// never holds every review worker nor the queue for them: a request
+	// over it is refused at once with 429, and the others' reviews are
+	// served while one client floods.
+	ReviewsPerClient int
 }
 
 // maxAnalyzeTime is the most time an analysis may take, whatever the
@@ -81,8 +90,12 @@ func (o Options) withDefaults() Options {
 	}
 	o.ReviewNodes = min(o.ReviewNodes, maxReviewNodes)
 	if o.ReviewWorkers <= 0 {
-		o.ReviewWorkers = 1
+		o.ReviewWorkers = 2
 	}
+	if o.ReviewsPerClient <= 0 {
+		o.ReviewsPerClient = 1
+	}
+	o.ReviewsPerClient = min(o.ReviewsPerClient, max(1, o.ReviewWorkers-1))
 	return o
 }
 
@@ -93,8 +106,12 @@ type site struct {
 	rules    map[string]*Preset // every preset without house rules, its rules rendered, by name
 	analysts chan *analyst      // the idle analysts; a request takes one
 	reviews  chan struct{}      // the reviews that may start; a review takes one
-	mux      *http.ServeMux
-	costly   map[string]bool // the patterns of mux whose requests are costly
+	// reviewers counts each client's reviews running or waiting
+	// (ReviewsPerClient), under reviewMu.
+	reviewMu  sync.Mutex
+	reviewers map[netip.Prefix]int
+	mux       *http.ServeMux
+	costly    map[string]bool // the patterns of mux whose requests are costly
 	// helpOff reports whether a position is a live game's whose table
 	// turned engine help off (server.Server.HelpOff); nil without a game
 	// server.
@@ -120,7 +137,7 @@ func Handler(opts Options) http.Handler {
 // newSite makes the web client: it reads the embedded files and renders
 // every preset's rules, once.
 func newSite(opts Options) *site {
-	s := &site{opts: opts.withDefaults(), files: loadFiles(), rules: renderPresets(), costly: map[string]bool{}}
+	s := &site{opts: opts.withDefaults(), files: loadFiles(), rules: renderPresets(), costly: map[string]bool{}, reviewers: map[netip.Prefix]int{}}
 	s.analysts = make(chan *analyst, s.opts.AnalyzeWorkers)
 	for range s.opts.AnalyzeWorkers {
 		s.analysts <- &analyst{}
@@ -292,6 +309,7 @@ var codes = map[int]string{
 	http.StatusMethodNotAllowed:      "EMETHOD",
 	http.StatusRequestTimeout:        server.ETIMEOUT,
 	http.StatusRequestEntityTooLarge: "ETOOLARGE",
+	http.StatusTooManyRequests:       server.ETOOMANY,
 	http.StatusServiceUnavailable:    "EUNAVAILABLE",
 	http.StatusInternalServerError:   "EINTERNAL",
 }
