@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -35,7 +36,7 @@ var serveCommand = &command{
 
 const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--key-file FILE] [--origin URL]...
                        [--bot-time D] [--bot-delay D] [--max-bot-delay D] [--bot-workers N]
-                       [--bot-memory SIZE] [--max-bot-games N]
+                       [--bot-memory SIZE] [--heap-headroom SIZE] [--max-bot-games N]
                        [--max-bot-games-per-client N] [--max-games-per-client N]
                        [--max-takeover-level N] [--grace D]
                        [--max-grace D] [--idle-limit D] [--expiry D] [--rematch-wait D]
@@ -100,6 +101,12 @@ Flags:
 	                   (default the number of CPUs); games with a human go first
 	--bot-memory SIZE  the memory all bots share for their searches, such as
 	                   256MiB (the default) or 1GiB
+	--heap-headroom SIZE
+	                   the memory the process's heap may hold besides
+	                   --bot-memory before the garbage collector works harder
+	                   to stay under both (default 256MiB): the soft memory
+	                   limit of the Go runtime is their sum, unless GOMEMLIMIT
+	                   sets it
 	--max-bot-games N  the most live games with no human seat (default 100)
 	--max-bot-games-per-client N
 	                   the most of those created from one address (default 4)
@@ -169,6 +176,11 @@ func runServe(e *env, args []string) error {
 	botMemory := int64(256 << 20)
 	fs.Func("bot-memory", "", func(s string) (err error) {
 		botMemory, err = parseSize(s)
+		return err
+	})
+	heapHeadroom := int64(256 << 20)
+	fs.Func("heap-headroom", "", func(s string) (err error) {
+		heapHeadroom, err = parseSize(s)
 		return err
 	})
 	maxBotGames := fs.Int("max-bot-games", 100, "")
@@ -251,6 +263,13 @@ func runServe(e *env, args []string) error {
 	}
 	if *botDelay == 0 {
 		*botDelay = server.NoBotDelay // the Config's zero is its default
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// The bots' tables are live heap, and the garbage collector lets
+		// the heap grow to twice what is live before it collects: without
+		// a limit, garbage of any kind could fill as much again as the
+		// bots' budget.
+		debug.SetMemoryLimit(botMemory + heapHeadroom)
 	}
 	cfg := server.Config{
 		Origins: origins, BotTime: *botTime, BotDelay: *botDelay, MaxBotDelay: *maxBotDelay, Grace: *grace,

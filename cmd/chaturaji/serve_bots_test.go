@@ -375,3 +375,35 @@ func humanAmongBotGames(b *testing.B, games int) {
 	b.ReportMetric(float64(start>>20), "MiB-on-start")
 	b.ReportMetric(float64(peak.Load()>>20), "MiB-peak")
 }
+
+// TestBotMemoryMixed runs the real binary with games of bots of every
+// searching kind, tables (brs, paranoid) and trees (mcts) from one
+// --bot-memory, and checks the process's resident memory all along: it
+// stays within what it held on start, the bots' budget and the heap's
+// headroom (--heap-headroom), with a little for the runtime. Without the
+// memory limit the two set, the garbage collector let the heap grow to
+// twice what was live, the bots' tables included, before collecting.
+func TestBotMemoryMixed(t *testing.T) {
+	bin := buildBinary(t)
+	addr := freeAddr(t)
+	db := "sqlite:" + filepath.Join(t.TempDir(), "games.db")
+	srv := startBinary(t, bin, addr, db, "--bot-workers", "2", "--bot-time", "100ms", "--bot-memory", "32MiB",
+		"--heap-headroom", "8MiB", "--max-bot-games", "8", "--max-bot-games-per-client", "8")
+	base := "http://" + addr
+	start := residentMemory(t, srv.cmd.Process.Pid)
+	for range 8 {
+		createFrom(t, base, "127.0.0.1", `{"seats": ["bot:mcts", "bot:brs", "bot:paranoid", "bot:mcts"], "bot_delay_ms": 0}`, http.StatusCreated, "")
+	}
+	peak := start
+	for moves := int64(0); moves < 8*4*4; moves = botMoves(t, base) {
+		if time.Since(srv.start) > 3*time.Minute {
+			t.Fatalf("only %d bot moves in 3 minutes", moves)
+		}
+		peak = max(peak, residentMemory(t, srv.cmd.Process.Pid))
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("resident memory: %d MiB on start, at most %d MiB with bots of every kind", start>>20, peak>>20)
+	if limit := start + 32<<20 + 8<<20 + 8<<20; peak > limit {
+		t.Errorf("resident memory reached %d MiB, over %d MiB on start + 32 MiB for the bots + 8 MiB of headroom + 8 MiB", peak>>20, start>>20)
+	}
+}
