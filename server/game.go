@@ -62,7 +62,7 @@ type live struct {
 	credited  time.Time // until when downtime was given back to the open decision (downtime.go)
 	subs      map[*subscriber]struct{}
 	online    []int       // live WebSocket connections of each seat's holder
-	idleSince []time.Time // when each seat's last connection closed
+	idleSince []time.Time // when each seat's holders last came or went: the connection that brought them back, or the last one that closed
 	timer     *time.Timer
 	bots      []*bot             // each seat's bot, made when first needed
 	thinking  int64              // the event number a bot is thinking at; -1 if none

@@ -406,7 +406,7 @@ func (b *board) create(s *Server, o *offer) error {
 		case st.TokenHash == nil && st.InviteHash == nil: // a bot from the start, with its name
 			players[j], names[j] = st.Player, st.Name
 		default: // a person's seat, whose player does not come
-			players[j] = botPrefix + b.set.Table.Takeover
+			players[j] = botPrefix + s.cfg.takeover(b.set.Table.Takeover) // within MaxTakeoverLevel, whatever the old table allowed
 		}
 	}
 	slices.Sort(hosts)
