@@ -128,10 +128,18 @@ type Config struct {
 	// some); MaxConnsPerClient those of one client, as the budgets tell
 	// clients apart, a trusted proxy left out (default MaxConnsPerAddr +
 	// 100, so that a client with all its WebSockets open can still make
-	// requests). A connection past either is closed as soon as it is
-	// accepted (Listener).
+	// requests, or ClientConnsShare of MaxConns if that is lower). A
+	// connection past either is closed as soon as it is accepted
+	// (Listener).
 	MaxConns          int
 	MaxConnsPerClient int // in connections, as MaxConns
+	// ClientConnsShare is the largest share of MaxConns one client may
+	// hold (default 0.25, a quarter; at most 1), so that one client can
+	// never take every connection, however MaxConns was set: by hand, or
+	// from a low limit of open files. A MaxConnsPerClient above
+	// MaxConns × ClientConnsShare (at least 1) is lowered to it, and New
+	// warns of it in the log.
+	ClientConnsShare float64
 	// HeaderTimeout bounds the time a request's headers take to arrive
 	// (default 10s), and MaxHeader their size (default 16 KiB; 431 past
 	// it). BodyTimeout bounds the time its body takes, from the headers
@@ -283,7 +291,12 @@ func (c Config) withDefaults() Config {
 	defInt(&c.Buffer, 256)
 	defInt(&c.MaxConnsPerAddr, 1000)
 	defInt(&c.MaxConns, defaultMaxConns())
+	if c.ClientConnsShare <= 0 {
+		c.ClientConnsShare = 0.25
+	}
+	c.ClientConnsShare = min(c.ClientConnsShare, 1)
 	defInt(&c.MaxConnsPerClient, c.MaxConnsPerAddr+100)
+	c.MaxConnsPerClient = min(c.MaxConnsPerClient, c.clientConnsShare())
 	defInt(&c.MaxHeader, 16<<10)
 	def(&c.HeaderTimeout, 10*time.Second)
 	def(&c.BodyTimeout, 10*time.Second)
@@ -332,4 +345,10 @@ func (c Config) takeover(spec string) string {
 		return "level:" + strconv.Itoa(c.MaxTakeoverLevel)
 	}
 	return spec
+}
+
+// clientConnsShare is the most connections one client may hold:
+// ClientConnsShare of MaxConns, at least 1.
+func (c *Config) clientConnsShare() int {
+	return max(int(float64(c.MaxConns)*c.ClientConnsShare), 1)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -89,15 +90,16 @@ func TestConnectionCaps(t *testing.T) {
 		kept    int      // of those
 		client  float64  // refused over the cap per client
 		total   float64  // refused over the total cap
+		share   float64  // ClientConnsShare; 0 for its default
 	}{
 		{name: "one client over its cap", max: 100, opens: rep("127.0.0.2", 5), kept: 3, client: 2},
 		{name: "a second client has a cap of its own", max: 100, opens: append(rep("127.0.0.2", 4), rep("127.0.0.3", 4)...), kept: 6, client: 2},
 		{name: "a trusted proxy is not capped as one client", max: 100, proxies: "127.0.0.2", opens: rep("127.0.0.2", 6), kept: 6},
-		{name: "the total cap", max: 5, opens: append(append(rep("127.0.0.2", 3), rep("127.0.0.3", 3)...), rep("127.0.0.4", 3)...), kept: 5, total: 4},
+		{name: "the total cap", max: 5, share: 1, opens: append(append(rep("127.0.0.2", 3), rep("127.0.0.3", 3)...), rep("127.0.0.4", 3)...), kept: 5, total: 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig()
-			cfg.MaxConns, cfg.MaxConnsPerClient = tc.max, 3
+			cfg.MaxConns, cfg.MaxConnsPerClient, cfg.ClientConnsShare = tc.max, 3, tc.share
 			if tc.proxies != "" {
 				ps, err := netip.ParsePrefix(tc.proxies + "/32")
 				if err != nil {
@@ -140,6 +142,85 @@ func TestConnectionCaps(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestConnsShareOfTotal gives the server a total cap as a low limit of
+// open files does (768 connections for 1024 files, here 8): one client,
+// whatever its own cap was set to, holds at most ClientConnsShare of the
+// total, so that another client is still served; a cap per client set
+// above that share is lowered to it, with a warning.
+func TestConnsShareOfTotal(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		perClient int     // MaxConnsPerClient; 0 for its default
+		share     float64 // ClientConnsShare; 0 for its default
+		kept      int     // of the first client's 8 connections
+		warned    bool
+	}{
+		{name: "the default cap per client", kept: 2},
+		{name: "a cap per client above the share", perClient: 100, kept: 2, warned: true},
+		{name: "a cap per client within the share", perClient: 1, kept: 1},
+		{name: "a share of a half", perClient: 100, share: 0.5, kept: 4, warned: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig()
+			cfg.MaxConns, cfg.MaxConnsPerClient, cfg.ClientConnsShare = 8, tc.perClient, tc.share
+			var logs lockedBuffer
+			ts := newTestServerLogged(t, cfg, nil, slog.New(slog.NewTextHandler(&logs, nil)))
+			var conns []net.Conn
+			defer func() {
+				for _, c := range conns {
+					c.Close()
+				}
+			}()
+			kept := 0
+			for range 8 {
+				c, ok := healthzOn(t, ts, "127.0.0.2")
+				conns = append(conns, c)
+				if ok {
+					kept++
+				}
+			}
+			if kept != tc.kept {
+				t.Errorf("one client kept %d connections of 8 with a total cap of 8, want %d", kept, tc.kept)
+			}
+			for i := range 8 {
+				c, ok := healthzOn(t, ts, "127.0.0.3")
+				conns = append(conns, c)
+				if !ok && i < tc.kept {
+					t.Errorf("another client's connection %d refused while the first holds %d", i+1, kept)
+				}
+			}
+			const warning = `level=WARN msg="lowering the cap on connections per client to its share of the total" max_conns_per_client=100 max_conns=8`
+			if got := strings.Contains(logs.String(), warning); got != tc.warned {
+				t.Errorf("warned %v, want %v:\n%s", got, tc.warned, logs.String())
+			}
+		})
+	}
+}
+
+// healthzOn opens a connection from the address from, asks it for /healthz
+// and keeps it open: it reports whether the server answered 200 (it kept
+// the connection) rather than closing it at once (over a cap).
+func healthzOn(t *testing.T, ts *testServer, from string) (net.Conn, bool) {
+	t.Helper()
+	c, err := ts.dialFrom(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n")
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err == nil && resp.StatusCode == http.StatusOK {
+		return c, true
+	}
+	if err == nil {
+		t.Fatalf("connection from %s: %s; want 200 or closed", from, resp.Status)
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("connection from %s: no answer in 10s; want 200 or closed", from)
+	}
+	return c, false
 }
 
 // rep is n copies of s.

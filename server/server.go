@@ -58,9 +58,14 @@ type Server struct {
 // New returns a server that keeps its games in st and logs to logger. Start
 // loads the live games; Handler serves the API.
 func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
+	perClient := cfg.MaxConnsPerClient
 	cfg = cfg.withDefaults()
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	if perClient > cfg.MaxConnsPerClient {
+		logger.Warn("lowering the cap on connections per client to its share of the total",
+			"max_conns_per_client", perClient, "max_conns", cfg.MaxConns, "client_conns_share", cfg.ClientConnsShare, "lowered_to", cfg.MaxConnsPerClient)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -99,7 +100,7 @@ func TestAcceptFailures(t *testing.T) {
 	bin := buildBinary(t)
 	addr := freeAddr(t)
 	db := "sqlite:" + filepath.Join(t.TempDir(), "games.db")
-	srv := startLimited(t, bin, 64, addr, db, "--max-conns", "1000", "--max-conns-per-client", "1000")
+	srv := startLimited(t, bin, 64, addr, db, "--max-conns", "1000", "--max-conns-per-client", "250")
 	var conns []net.Conn
 	defer func() {
 		for _, c := range conns {
@@ -133,6 +134,84 @@ func TestAcceptFailures(t *testing.T) {
 	if status, body := get(t, clientFrom("127.0.0.2"), "http://"+addr+"/healthz"); status != http.StatusOK {
 		t.Errorf("GET /healthz once the connections are closed: %d %s", status, body)
 	}
+}
+
+// TestConnsShareOfFileLimit starts the binary with a limit of 256 open
+// files, as a crowded host might have (the report's was 1024): its total
+// cap on connections is then three quarters of that, 192, below the cap
+// per client's own default (1,100) or one given by --max-conns-per-client.
+// One address opens 192 connections and keeps them; it holds at most a
+// quarter of the total, and another client is served every time.
+func TestConnsShareOfFileLimit(t *testing.T) {
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		name   string
+		flags  []string
+		warned bool
+	}{
+		{name: "the default cap per client"},
+		{name: "a cap per client above the share", flags: []string{"--max-conns-per-client", "1000"}, warned: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const total, share = 192, 48 // 256 files: three quarters, then a quarter
+			addr := freeAddr(t)
+			db := "sqlite:" + filepath.Join(t.TempDir(), "games.db")
+			srv := startLimited(t, bin, 256, addr, db, tc.flags...)
+			var conns []net.Conn
+			defer func() {
+				for _, c := range conns {
+					c.Close()
+				}
+			}()
+			kept := 0
+			for range total {
+				c, ok := healthzFrom(t, "127.0.0.1", addr)
+				conns = append(conns, c)
+				if ok {
+					kept++
+				}
+			}
+			if kept > share {
+				t.Errorf("one client holds %d connections of a total cap of %d, want at most %d", kept, total, share)
+			}
+			other := clientFrom("127.0.0.2")
+			for i := range 8 {
+				if resp, err := other.Get("http://" + addr + "/healthz"); err != nil {
+					t.Errorf("probe %d of 8 from another client: %v", i+1, err)
+				} else {
+					resp.Body.Close()
+				}
+			}
+			const warning = `level=WARN msg="lowering the cap on connections per client to its share of the total" max_conns_per_client=1000 max_conns=192 client_conns_share=0.25 lowered_to=48`
+			if got := strings.Contains(srv.log.String(), warning); got != tc.warned {
+				t.Errorf("warned %v, want %v:\n%s", got, tc.warned, srv.log.String())
+			}
+		})
+	}
+}
+
+// healthzFrom opens a connection to addr from the address from, asks it
+// for /healthz and keeps it open: it reports whether the server answered
+// (kept the connection) rather than closing it at once (over a cap).
+func healthzFrom(t *testing.T, from, addr string) (net.Conn, bool) {
+	t.Helper()
+	c, err := dialFrom(from, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err == nil && resp.StatusCode == http.StatusOK {
+		return c, true
+	}
+	if err == nil {
+		t.Fatalf("connection from %s: %s; want 200 or closed", from, resp.Status)
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("connection from %s: no answer in 10s; want 200 or closed", from)
+	}
+	return c, false
 }
 
 // startLimited starts `chaturaji serve` as startBinary does, with a limit

@@ -299,10 +299,11 @@ func runLoadtest(e *env, args []string) error {
 		db := filepath.Join(dir, "games.db")
 		// The server's defaults, but for the per-client limits of
 		// requests, game creations, WebSockets and connections: every
-		// client of the test comes from one address.
+		// client of the test comes from one address, which may hold
+		// nearly every connection.
 		conns := max(4**games, *idle)
 		cfg := server.Config{BotDelay: server.NoBotDelay, RequestRate: 1000, RequestBurst: conns + *games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
-			MaxConnsPerAddr: conns + 100, MaxConnsPerClient: conns + *games + 200, MaxConns: conns + *games + 1000,
+			MaxConnsPerAddr: conns + 100, MaxConnsPerClient: conns + *games + 200, MaxConns: conns + *games + 1000, ClientConnsShare: 1,
 			MaxGamesPerClient: *games + 10}
 		keys := keySource{path: filepath.Join(dir, keyFileName)}
 		run, err := startServer(ctx, cfg, "sqlite:"+db, "127.0.0.1:0", keys, slog.New(slog.DiscardHandler))

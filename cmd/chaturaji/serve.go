@@ -142,7 +142,10 @@ Flags:
 	                   past it a new connection is closed at once
 	--max-conns-per-client N
 	                   connections open at once from one client, a trusted proxy
-	                   left out (default 1100)
+	                   left out (default 1100, or a quarter of --max-conns if
+	                   lower); a larger value than that quarter is lowered to
+	                   it, with a warning, so that one client never holds every
+	                   connection
 	--body-timeout D   the longest a request's body may take to arrive after its
 	                   headers (default 10s; past it the answer is 408 ETIMEOUT)
 	--lease DURATION   with PostgreSQL, how long a node's lease on a game lasts
