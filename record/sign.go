@@ -145,7 +145,8 @@ func FormatPublicKey(key ed25519.PublicKey) string { return hex.EncodeToString(k
 func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 	b, err := hex.DecodeString(s)
 	if err != nil || len(b) != ed25519.PublicKeySize || strings.ToLower(s) != s {
-		return nil, fmt.Errorf("record: invalid public key %q: want %d lower-case hexadecimal digits", s, 2*ed25519.PublicKeySize)
+		// Not s: what was given in a key's place may be a secret.
+		return nil, fmt.Errorf("record: invalid public key (%d characters): want %d lower-case hexadecimal digits", len(s), 2*ed25519.PublicKeySize)
 	}
 	return ed25519.PublicKey(b), nil
 }

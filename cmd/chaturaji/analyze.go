@@ -23,8 +23,8 @@ var analyzeCommand = &command{
 const analyzeHelp = `usage: chaturaji analyze [--rules NAME] --pos POS [--movetime D] [--nodes N] [--player SPEC] [--json]
        chaturaji analyze [--nodes N] [--movetime D] [--player SPEC] [--all] [--json] RECORD
 
-With a RECORD file (- for standard input), analyze reviews each finished
-game in it, as described at the end. With --pos, it analyzes a position.
+With a RECORD file (- for standard input; at most 64 MiB), analyze
+reviews each finished game in it, as described at the end. With --pos, it analyzes a position.
 
 Analyze searches position POS, whose roll must have been made (its dice
 field holds the faces), and prints what the search found:

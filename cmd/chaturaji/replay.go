@@ -18,7 +18,7 @@ var replayCommand = &command{
 
 const replayHelp = `usage: chaturaji replay FILE
 
-Replay reads the game records of FILE (- for standard input) and plays each
+Replay reads the game records of FILE (- for standard input, at most 64 MiB) and plays each
 game again under the preset its Rules tag names: every recorded roll and
 action must be legal, and the Result tag must match the final position.
 When a record has a Seed tag, every roll must be the one the seed gives
@@ -44,7 +44,7 @@ func runReplay(e *env, args []string) error {
 		return usageError("want one FILE, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
-	recs, err := readRecords(path)
+	recs, err := readRecords(path, maxRecordFile, "")
 	if err != nil {
 		return err
 	}
@@ -91,9 +91,16 @@ func replayOne(w io.Writer, n int, r *record.Record) error {
 	return nil
 }
 
-// readRecords parses the record file at path ("-" for standard input); a
-// file that does not parse is an invalid-input error naming it.
-func readRecords(path string) ([]*record.Record, error) {
+// maxRecordFile is the most a record file may hold by default (verify's
+// --max-size): enough for some twenty thousand games, and a bound on what
+// /dev/zero or a wrong file can make a command read into memory.
+const maxRecordFile = 64 << 20
+
+// readRecords parses the record file at path ("-" for standard input), of
+// at most limit bytes (set by the flag named, if any); a file that does
+// not parse, is larger or holds no record is an invalid-input error naming
+// it.
+func readRecords(path string, limit int64, flag string) ([]*record.Record, error) {
 	var in io.Reader = os.Stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -103,9 +110,22 @@ func readRecords(path string) ([]*record.Record, error) {
 		defer f.Close()
 		in = f
 	}
-	recs, err := record.Parse(in)
+	data, err := io.ReadAll(io.LimitReader(in, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		if flag != "" {
+			flag = " (" + flag + ")"
+		}
+		return nil, invalid(fmt.Errorf("%s: larger than %s, the most read of a record file%s", path, formatSize(limit), flag))
+	}
+	recs, err := record.ParseString(string(data))
 	if err != nil {
 		return nil, invalid(fmt.Errorf("%s: %w", path, err))
+	}
+	if len(recs) == 0 {
+		return nil, invalid(fmt.Errorf("%s: no game record in it: nothing to check", path))
 	}
 	return recs, nil
 }

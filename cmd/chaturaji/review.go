@@ -36,7 +36,7 @@ func reviewGames(e *env, fs *flag.FlagSet, path, spec string, seed uint64, movet
 		}
 		budget = b
 	}
-	recs, err := readRecords(path)
+	recs, err := readRecords(path, maxRecordFile, "")
 	if err != nil {
 		return err
 	}

@@ -35,3 +35,14 @@ func parseSize(s string) (int64, error) {
 	}
 	return 0, fmt.Errorf("size %q: want a whole number above 0 of bytes, KiB, MiB or GiB, such as 256MiB", s)
 }
+
+// formatSize writes a size in bytes as parseSize reads it, in the largest
+// unit that divides it, with a space: "64 MiB", "1000 B".
+func formatSize(n int64) string {
+	for _, u := range sizeUnits {
+		if u.bytes > 1 && n%u.bytes == 0 {
+			return fmt.Sprintf("%d %s", n/u.bytes, u.suffix)
+		}
+	}
+	return fmt.Sprintf("%d B", n)
+}
