@@ -26,6 +26,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"runtime"
@@ -162,26 +163,69 @@ func Parse(data []byte) (*Keys, error) {
 // change it.
 var ErrOpen = errors.New("keyfile: the key file is open to others than its owner")
 
-// Load reads the key file at path. It refuses a file that others than its
-// owner may read or write (ErrOpen), except on Windows, whose permissions
-// Go does not show.
+// MaxSize is the most Load reads of a key file: one that Create writes
+// holds some 330 bytes.
+const MaxSize = 16 << 10
+
+// Load reads the key file at path. It refuses what is not a regular file
+// (a directory, a device such as /dev/zero), a file larger than MaxSize,
+// and a file that others than its owner may read or write (ErrOpen),
+// except on Windows, whose permissions Go does not show.
 func Load(path string) (*Keys, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("keyfile: %w", err)
 	}
+	if err := regular(path, info); err != nil {
+		return nil, err
+	}
 	if runtime.GOOS != "windows" && info.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("%w: %s has mode %04o; chmod 600 %s", ErrOpen, path, info.Mode().Perm(), path)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("keyfile: %w", err)
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("keyfile: %w", err)
+	}
+	if err := regular(path, info); err != nil { // replaced since os.Stat
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("keyfile: %w", err)
+	}
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("keyfile: %s is larger than %d bytes, the most a key file holds: it is not a key file (chaturaji keygen makes one)", path, MaxSize)
 	}
 	k, err := Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return k, nil
+}
+
+// regular returns an error if the file at path, described by info, is not
+// a regular file: the key file is one, which chaturaji keygen makes.
+func regular(path string, info fs.FileInfo) error {
+	m := info.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	kind := "not a regular file (mode " + m.String() + ")"
+	switch {
+	case m.IsDir():
+		kind = "a directory"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	}
+	return fmt.Errorf("keyfile: %s is %s, not a key file: give the file chaturaji keygen wrote, or a new path for one", path, kind)
 }
 
 // Create writes new keys to a new file at path, readable by its owner

@@ -98,6 +98,32 @@ func TestCreateAndLoad(t *testing.T) {
 	}
 }
 
+// TestLoadNotAFile: what is not a regular file is refused as such, not
+// taken for a key file open to others (/dev/zero's mode is 0666), nor read
+// without end.
+func TestLoadNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	big := filepath.Join(dir, "big.key")
+	if err := os.WriteFile(big, make([]byte, keyfile.MaxSize+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{dir, dir + " is a directory, not a key file"},
+		{"/dev/zero", "/dev/zero is a device, not a key file"},
+		{"/dev/null", "/dev/null is a device, not a key file"},
+		{big, big + " is larger than 16384 bytes, the most a key file holds"},
+	} {
+		if _, err := os.Stat(tc.path); err != nil {
+			t.Fatal(err)
+		}
+		_, err := keyfile.Load(tc.path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "chmod") || errors.Is(err, keyfile.ErrOpen) {
+			t.Errorf("Load(%s): %v, want an error saying %q", tc.path, err, tc.want)
+		}
+	}
+}
+
 // FuzzParse: any text is refused with a "keyfile:" error or holds keys
 // that Marshal writes in a form Parse reads back the same.
 func FuzzParse(f *testing.F) {
