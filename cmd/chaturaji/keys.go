@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 
 	"github.com/chaturaji/chaturaji/keyfile"
@@ -27,6 +28,23 @@ func defaultKeyFile(dsn string) string {
 		return keyFileName
 	}
 	return filepath.Join(filepath.Dir(path), keyFileName)
+}
+
+// workTree returns the root of the git work tree that holds path (the
+// first directory up from it with a .git entry), or "" if none does.
+func workTree(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
 }
 
 // givenKeys loads the key file given with --key-file, which must be there:

@@ -247,3 +247,67 @@ func sameGameState(t *testing.T, a, b *server.State) {
 		t.Fatalf("the game changed: event %d %s to act in %s, then event %d %s in %s", a.Seq, a.ToAct, a.Position, b.Seq, b.ToAct, b.Position)
 	}
 }
+
+// TestKeysOutOfTheWorkTree: the server's key file, its secrets, stays out
+// of what git publishes. The repository ignores chaturaji.key; make serve
+// keeps its database and key file in the user's state directory, not in
+// the work tree; and the server says where its key file is when it starts,
+// and warns when that is inside a git work tree.
+func TestKeysOutOfTheWorkTree(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("no git to ask what the repository ignores")
+	}
+	for _, path := range []string{"chaturaji.key", "cmd/chaturaji/chaturaji.key"} {
+		if out, err := exec.Command(git, "-C", root, "check-ignore", "--no-index", path).CombinedOutput(); err != nil {
+			t.Errorf("git check-ignore %s: %v %s; want the repository to ignore it", path, err, out)
+		}
+	}
+
+	state := t.TempDir()
+	cmd := exec.Command("make", "-n", "-C", root, "serve")
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n serve: %v\n%s", err, out)
+	}
+	if want := `serve --db "sqlite:` + filepath.Join(state, "chaturaji", "chaturaji.db") + `"`; !strings.Contains(string(out), want) {
+		t.Errorf("make -n serve:\n%s\nwant the database, and the key file beside it, in the state directory: %s", out, want)
+	}
+
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		name   string
+		git    bool // the database's directory is in a git work tree
+		warned bool
+	}{
+		{name: "outside a work tree"},
+		{name: "inside a work tree", git: true, warned: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.git {
+				if err := os.Mkdir(filepath.Join(dir, ".git"), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				dir = filepath.Join(dir, "data")
+				if err := os.Mkdir(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+			}
+			srv := startBinary(t, bin, freeAddr(t), "sqlite:"+filepath.Join(dir, "games.db"))
+			defer stopBinary(t, srv)
+			if want := filepath.Join(dir, keyFileName); srv.keyFile != want {
+				t.Errorf("the server said its key file is %q, want %q", srv.keyFile, want)
+			}
+			const warning = "the key file is inside a git work tree"
+			if got := strings.Contains(srv.log.String(), warning); got != tc.warned {
+				t.Errorf("warned %v, want %v:\n%s", got, tc.warned, srv.log.String())
+			}
+		})
+	}
+}

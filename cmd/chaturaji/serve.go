@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -53,6 +54,7 @@ the URL it listens on:
 
 	Chaturaji server listening on http://127.0.0.1:8080
 	Records are signed with key 8f3e...77a0 (GET /api/key)
+	Its secret keys are in /home/ann/chaturaji.key: keep that file secret, apart from the database
 
 It keeps its secrets in a key file of their own, apart from the database
 (docs/security.md): the ed25519 key that signs the record of every
@@ -63,8 +65,9 @@ with which the nodes of a cluster sign what they forward to each other
 (every node is given the same file; one made before that key has it
 added by the first node started with it). Without --key-file it uses
 chaturaji.key beside the SQLite database (in the working directory for
-PostgreSQL), and makes it at first start; a file given with --key-file
-must exist (chaturaji keygen makes one). The plain seeds of a database from
+PostgreSQL), and makes it at first start, and warns in its log if that is
+inside a git work tree (make serve keeps both in ~/.local/state/chaturaji);
+a file given with --key-file must exist (chaturaji keygen makes one). The plain seeds of a database from
 before are sealed at start.
 
 On start it resumes every live game of the database where it was, and
@@ -294,6 +297,7 @@ func runServe(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "Chaturaji server listening on %s\n", run.url)
 	fmt.Fprintf(e.stdout, "Records are signed with key %s (GET /api/key)\n", run.publicKey)
+	fmt.Fprintf(e.stdout, "Its secret keys are in %s: keep that file secret, apart from the database\n", run.keyFile)
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down")
@@ -315,6 +319,7 @@ type keySource struct {
 type running struct {
 	url       string
 	publicKey string // the key that signs its records, in hex
+	keyFile   string // the key file, as an absolute path
 	srv       *server.Server
 	http      *http.Server
 	store     store.Store
@@ -386,6 +391,7 @@ func startServer(ctx context.Context, cfg server.Config, dsn, addr string, ks ke
 		lock:      lock,
 		url:       "http://" + displayAddr(ln.Addr().(*net.TCPAddr)),
 		publicKey: record.FormatPublicKey(cfg.SigningKey.Public().(ed25519.PublicKey)),
+		keyFile:   absPath(ks.path),
 		srv:       srv,
 		store:     st,
 		http:      srv.HTTPServer(web.Mount(srv, web.Options{Logger: logger})),
@@ -425,6 +431,10 @@ func openKeys(ctx context.Context, st store.Store, ks keySource, keys *keyfile.K
 		logger.Info("sealed the plain seeds of the database", "games", n, "seed_key", seedKey.ID())
 	}
 	logger.Info("records are signed", "public_key", record.FormatPublicKey(keys.Public()), "key_file", ks.path)
+	if root := workTree(ks.path); root != "" {
+		logger.Warn("the key file is inside a git work tree: one `git add` there could publish the server's secrets; keep it elsewhere (--key-file), or make sure git ignores it",
+			"key_file", absPath(ks.path), "work_tree", root)
+	}
 	return store.Sealed(st, seedKey), keys, nil
 }
 
@@ -452,6 +462,14 @@ func (r *running) stop(ctx context.Context) error {
 	err := r.srv.Shutdown(ctx)
 	err = errors.Join(err, <-done, r.store.Close(), r.lock.Release())
 	return err
+}
+
+// absPath is path made absolute, or path itself if it cannot be.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // displayAddr is the address to print: a wildcard address is shown as

@@ -375,12 +375,13 @@ func (a *httpActor) state(ctx context.Context) (*server.State, error) {
 
 // serverProcess is the server binary running.
 type serverProcess struct {
-	key   string // the public key that signs its records, as it printed it
-	cmd   *exec.Cmd
-	start time.Time
-	log   *syncBuffer
-	done  chan struct{} // closed when it has exited
-	err   error         // how it exited
+	key     string // the public key that signs its records, as it printed it
+	keyFile string // where it said its key file is
+	cmd     *exec.Cmd
+	start   time.Time
+	log     *syncBuffer
+	done    chan struct{} // closed when it has exited
+	err     error         // how it exited
 }
 
 // startBinary starts `chaturaji serve` with the given flags besides, in
@@ -420,6 +421,12 @@ func startCommand(t *testing.T, cmd *exec.Cmd, addr string) *serverProcess {
 	if b.key, _, _ = strings.Cut(key, " "); err != nil || !ok || len(b.key) != 64 {
 		cmd.Process.Kill()
 		t.Fatalf("server said %q, %v; want the key that signs its records\n%s", line, err, b.log.String())
+	}
+	line, err = rd.ReadString('\n')
+	keyFile, ok := strings.CutPrefix(line, "Its secret keys are in ")
+	if b.keyFile, _, _ = strings.Cut(keyFile, ": keep that file secret"); err != nil || !ok {
+		cmd.Process.Kill()
+		t.Fatalf("server said %q, %v; want where its key file is\n%s", line, err, b.log.String())
 	}
 	go func() {
 		io.Copy(io.Discard, rd)
