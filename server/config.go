@@ -141,8 +141,9 @@ type Config struct {
 	// warns of it in the log.
 	ClientConnsShare float64
 	// HeaderTimeout bounds the time a request's headers take to arrive
-	// (default 10s), and MaxHeader their size (default 16 KiB; 431 past
-	// it). BodyTimeout bounds the time its body takes, from the headers
+	// (default 10s), and MaxHeader their size, the request line and the
+	// headers' lines counted (default 16 KiB; 431 past it; at least 4097
+	// bytes, the least net/http enforces). BodyTimeout bounds the time its body takes, from the headers
 	// (default 10s; ETIMEOUT past it), and ResponseTimeout the time from
 	// the headers to the end of the answer (default 1m; the connection is
 	// closed past it). An accepted WebSocket is spared the last two: its

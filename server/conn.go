@@ -36,7 +36,7 @@ func (s *Server) HTTPServer(h http.Handler) *http.Server {
 		ReadHeaderTimeout: s.cfg.HeaderTimeout,
 		WriteTimeout:      s.cfg.ResponseTimeout,
 		IdleTimeout:       s.cfg.IdleTimeout,
-		MaxHeaderBytes:    s.cfg.MaxHeader,
+		MaxHeaderBytes:    maxHeaderBytes(s.cfg.MaxHeader),
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			return context.WithValue(ctx, netConnKey{}, c)
 		},
@@ -45,6 +45,18 @@ func (s *Server) HTTPServer(h http.Handler) *http.Server {
 		// Listener warns of what they can.
 		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
+}
+
+// headerSlack is what net/http reads of a request's head beyond
+// http.Server.MaxHeaderBytes before it answers 431: it allows 4096 bytes
+// more (its bufio slack).
+const headerSlack = 4096
+
+// maxHeaderBytes is the http.Server.MaxHeaderBytes under which net/http
+// answers 431 to a request whose line and headers are over limit bytes,
+// not limit + 4096: at least 1, so that the least limit enforced is 4097.
+func maxHeaderBytes(limit int) int {
+	return max(limit-headerSlack, 1)
 }
 
 type netConnKey struct{}

@@ -223,6 +223,48 @@ func healthzOn(t *testing.T, ts *testServer, from string) (net.Conn, bool) {
 	return c, false
 }
 
+// TestHeaderLimit sends requests whose line and headers come to just
+// within Config.MaxHeader and just over it: the first is answered, the
+// second refused with 431, at the size the documentation gives, not 4 KiB
+// past it (net/http's slack).
+func TestHeaderLimit(t *testing.T) {
+	for _, limit := range []int{16 << 10, 8 << 10} {
+		cfg := testConfig()
+		cfg.MaxHeader = limit
+		ts := newTestServer(t, cfg, nil)
+		for _, tc := range []struct {
+			size   int // bytes of the request line and headers, the blank line included
+			status int
+		}{
+			{limit - 1, http.StatusOK},
+			{limit, http.StatusOK},
+			{limit + 1, http.StatusRequestHeaderFieldsTooLarge},
+			{limit + 2048, http.StatusRequestHeaderFieldsTooLarge},
+		} {
+			head := "GET /healthz HTTP/1.1\r\nHost: test\r\nX-Pad: "
+			end := "\r\n\r\n"
+			req := head + strings.Repeat("a", tc.size-len(head)-len(end)) + end
+			if len(req) != tc.size {
+				t.Fatalf("the request is %d bytes, not %d", len(req), tc.size)
+			}
+			c, err := ts.dialFrom("127.0.0.2")
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(c, req)
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			c.Close()
+			if err != nil {
+				t.Fatalf("MaxHeader %d, a head of %d bytes: no answer: %v", limit, tc.size, err)
+			}
+			if resp.StatusCode != tc.status {
+				t.Errorf("MaxHeader %d, a head of %d bytes: %s, want %d", limit, tc.size, resp.Status, tc.status)
+			}
+		}
+	}
+}
+
 // rep is n copies of s.
 func rep(s string, n int) []string {
 	out := make([]string, n)
