@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -211,11 +212,25 @@ func (l *live) unclaimable(i int) error {
 	case st.Player != Human:
 		return Errorf(ECONFLICT, "seat %s is played by %s now: nobody can claim it", seat, st.Player)
 	case st.InviteHash == nil && slices.Contains(l.hosts, i):
+		if of := l.rematchOf(); of != "" {
+			return Errorf(ECONFLICT, "seat %s is taken: this game is the rematch of game %s, and its player there, who came back, holds it", seat, of)
+		}
 		return Errorf(ECONFLICT, "seat %s is taken: the game's creator holds it", seat)
 	case st.InviteHash == nil:
 		return Errorf(ECONFLICT, "seat %s is taken: its invite was claimed already", seat)
 	}
 	return nil
+}
+
+// rematchOf returns the finished game whose rematch this game is, or "":
+// a rematch's seats held from the start are its returning players', not
+// a creator's.
+func (l *live) rematchOf() string {
+	var set settings
+	if json.Unmarshal(l.info.Settings, &set) != nil {
+		return ""
+	}
+	return set.Rematch
 }
 
 // claim gives seat i to the bearer of its invite: a new token, whose hash

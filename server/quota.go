@@ -14,6 +14,10 @@ type settings struct {
 	Table
 	Creator string `json:"creator,omitempty"` // creatorKey of the client's address; "" for games from before it was kept
 	Hosts   []int  `json:"hosts,omitempty"`   // the seats whose tokens the creator took (claim.go); none for games from before invites
+	// Rematch is the finished game whose rematch this game is: its Hosts
+	// are then the seats of that game's players who came back, not of a
+	// creator. "" for a game created with POST /api/games.
+	Rematch string `json:"rematch,omitempty"`
 }
 
 // creatorKey is what a game keeps of the address of the client that

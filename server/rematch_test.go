@@ -315,6 +315,27 @@ func TestRematchSeats(t *testing.T) {
 	}
 }
 
+// TestRematchSeatTaken claims the seats held from the start, of a game
+// and of its rematch: each refusal names who holds the seat, the creator
+// of the first, the returning player of the rematch (whom no creator
+// made).
+func TestRematchSeatTaken(t *testing.T) {
+	ts := newTestServer(t, testConfig(), nil)
+	g := ts.create(`{"seats": ["human", "bot:1", "bot:1", "bot:1"], "auto_pass": false}`)
+	status, body := ts.request("POST", "/api/games/"+g.ID+"/claim", "", `{"seat": "South", "invite": "x"}`)
+	wantError(t, status, body, http.StatusConflict, server.ECONFLICT)
+	wantMessage(t, body, "seat South is taken: the game's creator holds it")
+
+	ts.abort(g.ID, g.Seats[0].Token)
+	status, r, body := ts.answer(g.ID, g.Seats[0].Token, `{"answer": "offer"}`)
+	if status != http.StatusOK || r.Status != server.RematchCreated {
+		t.Fatalf("the offer: %d %s", status, body)
+	}
+	status, body = ts.request("POST", "/api/games/"+r.New+"/claim", "", `{"seat": "South", "invite": "x"}`)
+	wantError(t, status, body, http.StatusConflict, server.ECONFLICT)
+	wantMessage(t, body, "seat South is taken: this game is the rematch of game "+g.ID+", and its player there, who came back, holds it")
+}
+
 // TestRematchExpires checks that an offer nobody settles lapses for every
 // follower, that a follower who comes after the end hears of the offer as
 // it stands, and that the followers are closed, to reconnect, when the

@@ -367,6 +367,7 @@ type opening struct {
 	players []string // per seat: Human or "bot:SPEC"
 	names   []string // per seat, or fewer
 	hosts   []int    // the human seats the creator holds, ascending
+	rematch string   // the finished game whose rematch this is, if it is one
 }
 
 // create starts a new game for the client at address client, as a
@@ -410,7 +411,7 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		return nil, err
 	}
 	defer release() // by then the game is running, and counts itself
-	set, err := json.Marshal(settings{Table: o.table, Creator: creator, Hosts: o.hosts})
+	set, err := json.Marshal(settings{Table: o.table, Creator: creator, Hosts: o.hosts, Rematch: o.rematch})
 	if err != nil {
 		return nil, err
 	}
