@@ -27,13 +27,14 @@ go vet ./...
 
 # The tests need PostgreSQL (package store/postgres), Chromium and npm
 # (package web: npm fetches axe-core, the accessibility rules its browser
-# tests run). Install whatever is missing in one go: apt-get update once,
-# then one apt-get install.
+# tests run; package rating: npm fetches openskill, the reference its
+# ratings are compared with, which node runs). Install whatever is missing
+# in one go: apt-get update once, then one apt-get install.
 step "system packages"
 missing=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || missing+=(chromium fonts-dejavu-core)
-command -v npm >/dev/null 2>&1 || [ -n "${CHATURAJI_AXE:-}" ] || missing+=(npm)
+command -v npm >/dev/null 2>&1 || { [ -n "${CHATURAJI_AXE:-}" ] && [ -n "${CHATURAJI_OPENSKILL:-}" ] && command -v node >/dev/null 2>&1; } || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
 		echo "test.sh: the tests need ${missing[*]}: install them (as root, with apt-get) and run again" >&2
@@ -57,6 +58,17 @@ if [ -z "${CHATURAJI_AXE:-}" ] && ! command -v npm >/dev/null 2>&1; then
 fi
 bash scripts/axe.sh
 echo "axe-core is installed"
+
+# openskill, pinned, from the npm registry into a cache outside the
+# repository (scripts/openskill.sh); package rating's reference test runs
+# it under node and fails without it.
+step "openskill"
+if [ -z "${CHATURAJI_OPENSKILL:-}" ] && ! command -v npm >/dev/null 2>&1; then
+	echo "test.sh: npm is missing: the rating tests need openskill from the npm registry; install Node.js and npm and run again" >&2
+	exit 1
+fi
+bash scripts/openskill.sh
+echo "openskill is installed"
 
 # The PostgreSQL tests fail without a server: start one unless we are given
 # one (a postgres:// URL of a database where tests may create schemas).
