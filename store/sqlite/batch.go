@@ -23,17 +23,20 @@ type appendReq struct {
 	after int64
 	evs   []store.Event
 	done  chan error
+	n     uint64 // the number of the commit holding it, set before done (logSync.wait)
 }
 
-// batcher commits appends in groups. SQLite has one writer, and with
-// synchronous=FULL every commit waits for the disk; one commit per action
-// would make a busy server's actions queue behind each other's syncs.
-// Instead one goroutine of the store's own, the committer, commits every
+// batcher commits appends in groups. SQLite has one writer, and each
+// commit costs its statements, a write of the log's pages and a sync; one
+// commit per action would make a busy server's actions queue behind each
+// other's. Instead one goroutine of the store's own, the committer, commits every
 // append waiting when it is free (up to maxBatch) in one transaction, each
 // inside its own savepoint, so that one append's conflict rolls back that
 // append alone; then it hands each its outcome and takes the next group.
-// An append returns only after the transaction holding it has committed,
-// so nothing acknowledged is lost.
+// An append returns only after the transaction holding it has committed
+// and a sync of the log begun after that commit has ended (logsync.go),
+// so nothing acknowledged is lost; the committer does not wait for the
+// sync, but commits the next group meanwhile.
 //
 // The committer is no caller's goroutine: a caller waits for its own
 // group's commit and no more. (When the first caller to arrive led the
@@ -121,7 +124,7 @@ func (b *batcher) stop() {
 func (s *Store) commitBatch(batch []*appendReq) {
 	errs := make([]error, len(batch))
 	ctx := context.Background()
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	n, err := s.commitTx(ctx, func(tx *sql.Tx) error {
 		st := s.stmts.in(tx)
 		for i, r := range batch {
 			if err := r.ctx.Err(); err != nil {
@@ -144,6 +147,7 @@ func (s *Store) commitBatch(batch []*appendReq) {
 		return nil
 	})
 	for i, r := range batch {
+		r.n = n
 		switch {
 		case err != nil && errs[i] == nil:
 			r.done <- err

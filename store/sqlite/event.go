@@ -19,8 +19,9 @@ import (
 // time moves on to the last event's At (it never goes back).
 //
 // Appends that arrive while another commit is under way are committed
-// together, in one transaction and one sync to disk (group commit, see
-// batch.go); each keeps its own all-or-nothing outcome.
+// together, in one transaction (group commit, see batch.go), and one sync
+// of the log covers every commit made while the sync before it ran
+// (logsync.go); each append keeps its own all-or-nothing outcome.
 func (s *Store) AppendEvents(ctx context.Context, id string, after int64, events []store.Event) error {
 	evs, err := check.Events(after, events, time.Now())
 	if err != nil {
@@ -29,7 +30,13 @@ func (s *Store) AppendEvents(ctx context.Context, id string, after int64, events
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
 	}
-	if err := s.appends.do(&appendReq{ctx: ctx, id: id, after: after, evs: evs}); err != nil {
+	r := &appendReq{ctx: ctx, id: id, after: after, evs: evs}
+	if err := s.appends.do(r); err != nil {
+		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
+	}
+	// Committed: whatever its context, the caller learns whether the
+	// commit reached the disk.
+	if err := s.log.wait(context.Background(), r.n); err != nil {
 		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
 	}
 	return nil
@@ -82,6 +89,9 @@ func expectLast(ctx context.Context, st *appendStmts, id string, after int64) er
 // ErrNotFound if there is no such game.
 func (s *Store) Events(ctx context.Context, id string, after int64) ([]store.Event, error) {
 	evs, err := s.events(ctx, id, after)
+	if err == nil {
+		err = s.log.visible(ctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: events of game %q after %d: %w", id, after, err)
 	}

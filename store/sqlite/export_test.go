@@ -13,3 +13,21 @@ func Pragma(ctx context.Context, s *Store, name string, write bool) (string, err
 	err := db.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v)
 	return v, err
 }
+
+// HoldSyncs makes the store's syncs of its write-ahead log wait until
+// release is called; in memory it does nothing.
+func HoldSyncs(s *Store) (release func()) {
+	if s.log == nil {
+		return func() {}
+	}
+	hold := make(chan struct{})
+	s.log.mu.Lock()
+	s.log.hold = hold
+	s.log.mu.Unlock()
+	return func() {
+		s.log.mu.Lock()
+		s.log.hold = nil
+		s.log.mu.Unlock()
+		close(hold)
+	}
+}

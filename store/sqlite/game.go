@@ -68,6 +68,9 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 		return nil, fmt.Errorf("sqlite: game %q: %w", id, err)
 	}
 	games, err := scanGames(rows)
+	if err == nil {
+		err = s.log.visible(ctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: game %q: %w", id, err)
 	}
@@ -98,6 +101,9 @@ func (s *Store) Games(ctx context.Context, f store.Filter) ([]*store.Game, error
 		return nil, fmt.Errorf("sqlite: games: %w", err)
 	}
 	games, err := scanGames(rows)
+	if err == nil {
+		err = s.log.visible(ctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: games: %w", err)
 	}

@@ -14,8 +14,11 @@ import (
 // Heartbeat records that the server holding the live games is alive at
 // at; a later time kept already stays.
 func (s *Store) Heartbeat(ctx context.Context, at time.Time) error {
-	_, err := s.write.ExecContext(ctx, `INSERT INTO heartbeat (id, at) VALUES (1, ?)
-		ON CONFLICT (id) DO UPDATE SET at = max(at, excluded.at)`, micros(check.Time(at)))
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO heartbeat (id, at) VALUES (1, ?)
+			ON CONFLICT (id) DO UPDATE SET at = max(at, excluded.at)`, micros(check.Time(at)))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("sqlite: heartbeat: %w", err)
 	}
@@ -29,6 +32,9 @@ func (s *Store) LastHeld(ctx context.Context, id string) (time.Time, error) {
 	var at sql.NullInt64
 	err := s.read.QueryRowContext(ctx, `SELECT h.at FROM games g LEFT JOIN heartbeat h ON h.id = 1
 		WHERE g.id = ?`, id).Scan(&at)
+	if err == nil {
+		err = s.log.visible(ctx)
+	}
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return time.Time{}, fmt.Errorf("sqlite: last held of game %q: %w", id, store.ErrNotFound)

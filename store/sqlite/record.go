@@ -60,5 +60,8 @@ func (s *Store) Records(ctx context.Context, ids []string) (map[string][]byte, e
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: records: %w", err)
 	}
+	if err := s.log.visible(ctx); err != nil {
+		return nil, fmt.Errorf("sqlite: records: %w", err)
+	}
 	return out, nil
 }

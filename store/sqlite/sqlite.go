@@ -1,9 +1,13 @@
 // Package sqlite keeps games in an embedded SQLite database (pure Go, no
 // cgo): the server's default store.
 //
-// The database runs in WAL mode with synchronous=FULL, so a commit has
-// reached the disk before AppendEvents returns and survives a crash or a
-// power loss as far as SQLite can promise. All writes go through one
+// The database runs in WAL mode. The writer commits with
+// synchronous=NORMAL and a goroutine of the store's syncs the log for all
+// the commits waiting at once (logsync.go); a write returns only after the
+// sync that follows its commit, so what AppendEvents acknowledged has
+// reached the disk and survives a crash or a power loss as far as SQLite
+// (with synchronous=FULL) can promise, and a read returns only what is
+// on the disk. All writes go through one
 // connection and begin with BEGIN IMMEDIATE, so appends to a game are
 // serialized even against another process on the same file (which waits up
 // to the busy timeout); reads use a pool of read-only connections and never
@@ -65,6 +69,7 @@ type Store struct {
 
 	appends batcher       // group commit of AppendEvents
 	ckpt    *checkpointer // copies the log to the file; nil in memory
+	log     *logSync      // syncs the log after commits; nil in memory
 	stmts   *appendStmts  // AppendEvents' statements, prepared on write
 
 	closeOnce sync.Once
@@ -87,7 +92,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	write, err := sql.Open("sqlite", dsn(path, "_txlock=immediate",
 		"_pragma="+busy,
 		"_pragma=journal_mode(WAL)",
-		"_pragma=synchronous(FULL)",
+		// A commit is written to the log without a sync, and logSync
+		// syncs the log for every commit waiting (logsync.go): a write
+		// returns once that sync is done, so what it acknowledges is on
+		// the disk as with FULL.
+		"_pragma=synchronous(NORMAL)",
 		// The savepoints of a group commit (batch.go) keep their journal
 		// in memory, not in a temporary file written for each append.
 		"_pragma=temp_store(MEMORY)",
@@ -145,6 +154,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s for checkpoints: %w", path, err)
 	}
+	if s.log, err = startLogSync(path); err != nil {
+		s.ckpt.close()
+		read.Close()
+		s.stmts.close()
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open the write-ahead log of %s: %w", path, err)
+	}
 	s.appends.start(s.commitBatch)
 	return s, nil
 }
@@ -160,7 +176,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.appends.stop()
 		s.stmts.close()
-		errs := []error{s.ckpt.close()}
+		errs := []error{s.log.close(), s.ckpt.close()}
 		if s.read != s.write {
 			errs = append(errs, s.read.Close())
 		}
@@ -173,21 +189,35 @@ func (s *Store) Close() error {
 }
 
 // inTx runs f in a write transaction (BEGIN IMMEDIATE) and commits it, or
-// rolls it back if f fails. Its errors are the caller's to prefix.
+// rolls it back if f fails, and returns once the commit is on the disk.
+// Its errors are the caller's to prefix.
 func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
+	n, err := s.commitTx(ctx, f)
+	if err != nil {
+		return err
+	}
+	// The commit is made: its caller learns whether it reached the disk,
+	// whatever its context.
+	return s.log.wait(context.Background(), n)
+}
+
+// commitTx is inTx but for the wait: it returns once the transaction is
+// committed, with the commit's number, for s.log.wait.
+func (s *Store) commitTx(ctx context.Context, f func(tx *sql.Tx) error) (uint64, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return 0, fmt.Errorf("begin: %w", err)
 	}
 	if err := f(tx); err != nil {
 		tx.Rollback()
-		return err
+		return 0, err
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+	n, err := s.log.commit(tx.Commit)
+	if err != nil {
+		return 0, fmt.Errorf("commit: %w", err)
 	}
 	s.ckpt.committed()
-	return nil
+	return n, nil
 }
 
 // isUniqueViolation reports whether err is a primary key or unique

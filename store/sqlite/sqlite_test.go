@@ -70,7 +70,7 @@ func TestConnectionSettings(t *testing.T) {
 		want   string
 	}{
 		{"journal_mode", true, "wal"},
-		{"synchronous", true, "2"}, // FULL
+		{"synchronous", true, "1"}, // NORMAL, and logSync syncs each commit: see TestSyncAfterCommit
 		{"foreign_keys", true, "1"},
 		{"busy_timeout", true, "10000"},
 		{"secure_delete", true, "1"},

@@ -1,0 +1,96 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chaturaji/chaturaji/store"
+	"github.com/chaturaji/chaturaji/store/sqlite"
+)
+
+// TestCommitsGoOnWhileSyncing holds the store's sync of its write-ahead
+// log and checks what a busy server relies on: an append is committed but
+// not acknowledged, nor shown to the store's readers, until a sync after
+// it ends; and meanwhile the committer commits the next appends rather
+// than wait for the disk (when the sync was part of each commit, every
+// append waited for the syncs of the groups before its own).
+func TestCommitsGoOnWhileSyncing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	s := open(t, path)
+	defer s.Close()
+	ctx := t.Context()
+	for _, id := range []string{"g1", "g2"} {
+		if err := s.CreateGame(ctx, &store.Game{ID: id, Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Another reader of the file, which sees commits as SQLite makes
+	// them, synced or not.
+	raw, err := sql.Open("sqlite", path+"?_pragma=query_only(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	committed := func(id string) bool {
+		var last int64
+		if err := raw.QueryRowContext(ctx, `SELECT last_event FROM games WHERE id = ?`, id).Scan(&last); err != nil {
+			t.Fatal(err)
+		}
+		return last == 1
+	}
+	waitCommitted := func(id string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !committed(id) {
+			if time.Now().After(deadline) {
+				t.Fatalf("game %s's append is not committed 10 s after it was sent, while a sync of the log is held: the commits wait for the disk", id)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+
+	release := sqlite.HoldSyncs(s)
+	released := false
+	defer func() {
+		if !released {
+			release()
+		}
+	}()
+	acked := make(map[string]chan error)
+	for _, id := range []string{"g1", "g2"} {
+		acked[id] = make(chan error, 1)
+		go func() {
+			acked[id] <- s.AppendEvents(ctx, id, 0, []store.Event{{Seq: 1, Kind: "roll", Data: []byte(`{"seq":1}`)}})
+		}()
+		waitCommitted(id)
+	}
+	for _, id := range []string{"g1", "g2"} {
+		select {
+		case err := <-acked[id]:
+			t.Fatalf("AppendEvents to %s returned (%v) while the log's sync was held: acknowledged before it is on the disk", id, err)
+		default:
+		}
+	}
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	evs, err := s.Events(short, "g2", 0)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Events of g2 while its commit waits for a sync = %d events, %v; want to wait for the sync (here: the context's deadline)", len(evs), err)
+	}
+
+	release()
+	released = true
+	for _, id := range []string{"g1", "g2"} {
+		if err := <-acked[id]; err != nil {
+			t.Fatalf("AppendEvents to %s: %v", id, err)
+		}
+		evs, err := s.Events(ctx, id, 0)
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("Events of %s after the sync = %d events, %v; want 1", id, len(evs), err)
+		}
+	}
+}
