@@ -28,7 +28,7 @@ var loadtestCommand = &command{
 	run:     runLoadtest,
 }
 
-const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL | --nodes URL,URL...] [--think D] [--timeout D] [--seed S]
+const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL | --nodes URL,URL...] [--think D] [--timeout D] [--seed S] [--sync-dir DIR]
        chaturaji loadtest --start-nodes N --db postgres://... [--lease D] [--kill-after D] [--games N] ...
        chaturaji loadtest --idle N [--url URL]
 
@@ -39,6 +39,11 @@ reports:
 
 	time         from an action sent to its broadcast arriving at each of the
 	             game's four clients: p50, p99 and max
+	disk sync    the disk's own time to sync a 4 KiB write, measured in the
+	             same run in the database's directory (a file synced every
+	             20ms): p50, p99 and max; an action is broadcast only after a
+	             sync of the database's log, so this is the part of its time
+	             that depends on the disk
 	lost, dups   events missing or received twice: every client checks that it
 	             gets events 1, 2, 3... to the end, reconnecting with its last
 	             event number whenever it is dropped
@@ -98,6 +103,10 @@ Flags:
 	              times are those of a queue at the database's one writer)
 	--timeout D   give up after D (default 10m)
 	--seed S      the seed of the players' choices (default 1)
+	--sync-dir DIR
+	              where to time the disk's syncs (default: the directory of the
+	              server's database in this process; none with --url, --nodes
+	              or --start-nodes, whose database may be elsewhere)
 	--idle N      open N idle WebSockets and measure them instead
 	--nodes URL,URL,...
 	              the running nodes of a cluster (chaturaji serve on each, on one
@@ -217,6 +226,7 @@ func runLoadtest(e *env, args []string) error {
 	db := fs.String("db", "", "")
 	lease := fs.Duration("lease", 5*time.Second, "")
 	killAfter := fs.Duration("kill-after", 0, "")
+	syncDir := fs.String("sync-dir", "", "")
 	if err := parseFlags(e, fs, loadtestHelp, args); err != nil {
 		return err
 	}
@@ -242,6 +252,11 @@ func runLoadtest(e *env, args []string) error {
 		return usageError("--lease %v: want 100ms or more", *lease)
 	case *killAfter < 0 || (*killAfter > 0 && *startN < 2):
 		return usageError("--kill-after %v: want a duration above 0, and two nodes or more to adopt the games", *killAfter)
+	}
+	if *syncDir != "" {
+		if fi, err := os.Stat(*syncDir); err != nil || !fi.IsDir() {
+			return usageError("--sync-dir %q: want a directory", *syncDir)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
@@ -297,6 +312,9 @@ func runLoadtest(e *env, args []string) error {
 		}
 		defer os.RemoveAll(dir)
 		db := filepath.Join(dir, "games.db")
+		if *syncDir == "" {
+			*syncDir = dir
+		}
 		// The server's defaults, but for the per-client limits of
 		// requests, game creations, WebSockets and connections: every
 		// client of the test comes from one address, which may hold
@@ -353,6 +371,11 @@ func runLoadtest(e *env, args []string) error {
 		watched.Go(func() { m.watch(mctx, lt) })
 	}
 
+	var probe *syncProbe
+	if *syncDir != "" {
+		probe = &syncProbe{dir: *syncDir}
+		watched.Go(func() { probe.run(mctx) })
+	}
 	start := time.Now()
 	var kill *failover
 	if *killAfter > 0 {
@@ -380,7 +403,7 @@ func runLoadtest(e *env, args []string) error {
 		m.scrape(context.Background(), lt)
 	}
 
-	lt.report(e.stdout, *games, failed, elapsed)
+	lt.report(e.stdout, *games, failed, elapsed, probe)
 	if kill != nil {
 		lt.reportFailover(e.stdout, kill, started, start)
 	}
@@ -395,7 +418,7 @@ func runLoadtest(e *env, args []string) error {
 }
 
 // report prints the figures of the games.
-func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration) {
+func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration, probe *syncProbe) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	slices.Sort(lt.latencies)
@@ -411,6 +434,7 @@ func (lt *loadTest) report(w io.Writer, games, failed int, elapsed time.Duration
 		fmt.Fprintf(w, "action->broadcast, clients of the driving node: p50 %s  p99 %s  max %s  (%d deliveries)\n", q(0.50), q(0.99), q(1), len(lt.latencies))
 		fmt.Fprintf(w, "action->broadcast, clients of a relaying node: p50 %s  p99 %s  max %s  (%d deliveries)\n", r(0.50), r(0.99), r(1), len(lt.relayed))
 	}
+	fmt.Fprintf(w, "disk sync:         %s\n", probe.line())
 	fmt.Fprintf(w, "events lost:       %d\n", lt.lost.Load())
 	fmt.Fprintf(w, "events duplicated: %d\n", lt.dups.Load())
 	codes := make([]string, 0, len(lt.errors))

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+)
+
+// syncProbeEvery is how often the load test syncs its probe file: often
+// enough for a p99 over a minute's run, too seldom to load the disk.
+const syncProbeEvery = 20 * time.Millisecond
+
+// syncProbe times the disk's own syncs while the load test runs: every
+// syncProbeEvery it writes a page (4 KiB, as the database writes its log)
+// at the start of a small file in the database's directory and syncs the
+// file, as a commit syncs the log. Beside the times of the broadcasts, it
+// tells how much of them is the disk's: a group commit waits for at least
+// one sync, and a sync's time varies from disk to disk and with what else
+// writes to it.
+type syncProbe struct {
+	dir   string
+	times []time.Duration
+	err   error // the first failure; the probe stops there
+}
+
+// run syncs the probe file until ctx is done, then removes it.
+func (p *syncProbe) run(ctx context.Context) {
+	f, err := os.CreateTemp(p.dir, "chaturaji-loadtest-sync-")
+	if err != nil {
+		p.err = err
+		return
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	page := make([]byte, 4096)
+	t := time.NewTicker(syncProbeEvery)
+	defer t.Stop()
+	for i := 0; ; i++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		page[0] = byte(i)
+		t0 := time.Now()
+		if _, err := f.WriteAt(page, 0); err != nil {
+			p.err = err
+			return
+		}
+		if err := f.Sync(); err != nil {
+			p.err = err
+			return
+		}
+		p.times = append(p.times, time.Since(t0))
+	}
+}
+
+// line is the probe's figures as the report shows them.
+func (p *syncProbe) line() string {
+	if p == nil {
+		return "not measured (--sync-dir DIR: the database's directory)"
+	}
+	if p.err != nil {
+		return fmt.Sprintf("failed: %v", p.err)
+	}
+	slices.Sort(p.times)
+	return fmt.Sprintf("p50 %s  p99 %s  max %s  (%d syncs of a 4 KiB write, one every %v, in %s)",
+		quantile(p.times, 0.50), quantile(p.times, 0.99), quantile(p.times, 1), len(p.times), syncProbeEvery, p.dir)
+}
