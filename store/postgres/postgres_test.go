@@ -29,6 +29,10 @@ func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return open(t, pgtest.Schema(t)) })
 }
 
+func TestAccounts(t *testing.T) {
+	storetest.RunAccounts(t, func(t *testing.T) store.Store { return open(t, pgtest.Schema(t)) })
+}
+
 func TestReopen(t *testing.T) {
 	u := pgtest.Schema(t)
 	storetest.RunReopen(t, func(t *testing.T) store.Store { return open(t, u) })

@@ -280,3 +280,14 @@ func TestCheckpointer(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestAccounts(t *testing.T) {
+	t.Run("file", func(t *testing.T) {
+		storetest.RunAccounts(t, func(t *testing.T) store.Store {
+			return open(t, filepath.Join(t.TempDir(), "games.db"))
+		})
+	})
+	t.Run("memory", func(t *testing.T) {
+		storetest.RunAccounts(t, func(t *testing.T) store.Store { return open(t, sqlite.Memory) })
+	})
+}
