@@ -12,10 +12,10 @@ import (
 
 func TestParseName(t *testing.T) {
 	for _, tc := range []struct {
-		name             string
-		in               string
-		display, folded  string // when valid
-		wantErr          []string
+		name            string
+		in              string
+		display, folded string // when valid
+		wantErr         []string
 	}{
 		{"plain", "Asha", "Asha", "asha", nil},
 		{"digits and separators", "player_1.b-c", "player_1.b-c", "player_1.b-c", nil},
