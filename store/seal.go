@@ -146,7 +146,7 @@ type sealed struct {
 	key *SeedKey
 }
 
-// Unwrap returns the store sealed (ClusterOf looks through it).
+// Unwrap returns the store sealed (ClusterOf and LobbyOf look through it).
 func (s *sealed) Unwrap() Store { return s.Store }
 
 func (s *sealed) CreateGame(ctx context.Context, g *Game) error {

@@ -187,3 +187,12 @@ func TestPoolSize(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestLobby runs the lobby's suite; its race test claims through two
+// stores, each with its own pool of connections, on one schema.
+func TestLobby(t *testing.T) {
+	storetest.RunLobby(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+		u := pgtest.Schema(t)
+		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
+	})
+}

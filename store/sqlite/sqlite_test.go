@@ -291,3 +291,18 @@ func TestAccounts(t *testing.T) {
 		storetest.RunAccounts(t, func(t *testing.T) store.Store { return open(t, sqlite.Memory) })
 	})
 }
+
+func TestLobby(t *testing.T) {
+	t.Run("file", func(t *testing.T) {
+		storetest.RunLobby(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+			path := filepath.Join(t.TempDir(), "games.db")
+			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
+		})
+	})
+	t.Run("memory", func(t *testing.T) {
+		storetest.RunLobby(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+			s := open(t, sqlite.Memory)
+			return s, func(t *testing.T) store.Store { return s }
+		})
+	})
+}

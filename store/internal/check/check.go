@@ -6,6 +6,7 @@ package check
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/chaturaji/chaturaji/store"
@@ -85,4 +86,60 @@ func Limit(f store.Filter) int {
 		return DefaultLimit
 	}
 	return f.Limit
+}
+
+// MaxSeekers is how many seekers one seek holds at most: one, or two
+// partners.
+const MaxSeekers = 2
+
+// Seek checks a new seek and sets what AddSeek fills in: a zero Created
+// becomes now, Updated becomes Created, both as Time keeps them; Table
+// becomes "". BotWait is kept to the millisecond.
+func Seek(s *store.Seek, now time.Time) error {
+	if s == nil {
+		return errors.New("no seek given")
+	}
+	if s.ID == "" {
+		return errors.New("the seek has no id")
+	}
+	if s.Pool == "" {
+		return fmt.Errorf("seek %q has no pool", s.ID)
+	}
+	if n := len(s.Seekers); n == 0 || n > MaxSeekers {
+		return fmt.Errorf("seek %q has %d seekers, want 1 to %d", s.ID, n, MaxSeekers)
+	}
+	for i, p := range s.Seekers {
+		if p.Player == "" {
+			return fmt.Errorf("seeker %d of seek %q has no player id", i, s.ID)
+		}
+		for _, v := range []float64{p.Rating, p.Mu, p.Sigma} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("seeker %q of seek %q has a rating of %v, not a number", p.Player, s.ID, v)
+			}
+		}
+		for _, q := range s.Seekers[:i] {
+			if q.Player == p.Player {
+				return fmt.Errorf("seek %q holds player %q twice", s.ID, p.Player)
+			}
+		}
+	}
+	if s.BotWait < 0 {
+		return fmt.Errorf("seek %q has a negative bot wait %v", s.ID, s.BotWait)
+	}
+	s.BotWait = s.BotWait.Truncate(time.Millisecond)
+	if s.Created.IsZero() {
+		s.Created = now
+	}
+	s.Created = Time(s.Created)
+	s.Updated = s.Created
+	s.Table = ""
+	return nil
+}
+
+// Seeks returns how many seeks Lobby.Seeks lists given limit.
+func Seeks(limit int) int {
+	if limit <= 0 {
+		return store.DefaultSeeks
+	}
+	return limit
 }
