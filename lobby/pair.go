@@ -42,7 +42,7 @@ type Level struct {
 
 // Params are the pairing's settings.
 type Params struct {
-	Widening Widening
+	Widening Widening // how the range of ratings accepted widens with the wait
 	// Levels are the bots' levels that may fill seats, with their
 	// ratings: a table's bots are of the level rated closest to the
 	// mean rating of its people (the lower level of two as close). With

@@ -25,8 +25,10 @@
 //     game's is ErrConflict); Records returns those kept, by id, and
 //     leaves out the games with none.
 //
-// RunReopen tests a database closed and opened again, and RunSealed that
-// store.Sealed leaves no seed in plain form in the database's bytes.
+// RunReopen tests a database closed and opened again, RunSealed that
+// store.Sealed leaves no seed in plain form in the database's bytes, and
+// RunLobby a store's store.Lobby, with claims racing through two stores
+// on one database.
 package storetest
 
 import (
