@@ -85,11 +85,12 @@ step "go test"
 go test -count=1 ./...
 
 # The packages with concurrency: the server and its store, the match runner,
-# the searches, the engine protocol, the web client, and the command (serve,
+# the searches, the engine protocol, the web client, accounts (their bounded
+# hashing) and the lobby (rounds on several nodes), and the command (serve,
 # loadtest and match run goroutines).
 # CHATURAJI_RACE=0 leaves this step out: CI runs the suite twice, and the
 # race detector once (on the plain clone).
-race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|learn|web|cmd/chaturaji)($|/)' || true)
+race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|learn|web|account|lobby|cmd/chaturaji)($|/)' || true)
 if [ "${CHATURAJI_RACE:-1}" = 0 ]; then
 	step "go test -race: left out (CHATURAJI_RACE=0)"
 elif [ -n "$race_pkgs" ]; then
