@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chaturaji/chaturaji/store"
+	"github.com/chaturaji/chaturaji/store/internal/check"
 )
 
 var _ store.Accounts = (*Store)(nil)
@@ -17,23 +18,16 @@ var _ store.Accounts = (*Store)(nil)
 // CreateAccount stores a new account with the hashes of its recovery
 // codes; ErrConflict if its id or folded name is taken.
 func (s *Store) CreateAccount(ctx context.Context, a *store.Account, recovery [][]byte) error {
-	if a == nil {
-		return errors.New("postgres: create account: no account given")
+	created, err := check.Account(a, time.Now())
+	if err != nil {
+		return fmt.Errorf("postgres: create account: %w", err)
 	}
-	if a.ID == "" || a.Name == "" || a.Folded == "" {
-		return errors.New("postgres: create account: an account needs an id, a name and a folded name")
-	}
-	created := a.Created
-	if created.IsZero() {
-		created = time.Now()
-	}
-	created = created.UTC().Truncate(time.Microsecond)
 	for _, h := range recovery {
 		if len(h) == 0 {
 			return fmt.Errorf("postgres: create account %q: an empty recovery code hash", a.ID)
 		}
 	}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO accounts (id, name, folded, password, password_changed, created)
 			VALUES ($1, $2, $3, $4, $5, $6)`,
 			a.ID, a.Name, a.Folded, nullText(a.Password), nullTime(a.PasswordChanged), created)
@@ -260,14 +254,10 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (sessions, cer
 
 // AddPasskey registers a passkey.
 func (s *Store) AddPasskey(ctx context.Context, p *store.Passkey) error {
-	if p == nil || len(p.ID) == 0 || len(p.PublicKey) == 0 {
-		return errors.New("postgres: add passkey: a passkey needs an id and a public key")
+	created, err := check.Passkey(p, time.Now())
+	if err != nil {
+		return fmt.Errorf("postgres: add passkey: %w", err)
 	}
-	created := p.Created
-	if created.IsZero() {
-		created = time.Now()
-	}
-	created = created.UTC().Truncate(time.Microsecond)
 	tag, err := s.pool.Exec(ctx, `INSERT INTO passkeys (id, account_id, public_key, sign_count, transports, aaguid,
 			user_verified, backup_eligible, backup_state, name, created, last_used)
 		SELECT $1, id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM accounts WHERE id = $2 AND deleted IS NULL FOR SHARE`,

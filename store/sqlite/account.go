@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chaturaji/chaturaji/store"
+	"github.com/chaturaji/chaturaji/store/internal/check"
 )
 
 var _ store.Accounts = (*Store)(nil)
@@ -16,18 +17,11 @@ var _ store.Accounts = (*Store)(nil)
 // CreateAccount stores a new account with the hashes of its recovery
 // codes; ErrConflict if its id or folded name is taken.
 func (s *Store) CreateAccount(ctx context.Context, a *store.Account, recovery [][]byte) error {
-	if a == nil {
-		return errors.New("sqlite: create account: no account given")
+	created, err := check.Account(a, time.Now())
+	if err != nil {
+		return fmt.Errorf("sqlite: create account: %w", err)
 	}
-	if a.ID == "" || a.Name == "" || a.Folded == "" {
-		return errors.New("sqlite: create account: an account needs an id, a name and a folded name")
-	}
-	created := a.Created
-	if created.IsZero() {
-		created = time.Now()
-	}
-	created = fromMicros(micros(created))
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO accounts (id, name, folded, password, password_changed, created)
 			VALUES (?, ?, ?, ?, ?, ?)`,
 			a.ID, a.Name, a.Folded, nullText(a.Password), nullMicros(a.PasswordChanged), micros(created))
@@ -299,15 +293,11 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (sessions, cer
 
 // AddPasskey registers a passkey.
 func (s *Store) AddPasskey(ctx context.Context, p *store.Passkey) error {
-	if p == nil || len(p.ID) == 0 || len(p.PublicKey) == 0 {
-		return errors.New("sqlite: add passkey: a passkey needs an id and a public key")
+	created, err := check.Passkey(p, time.Now())
+	if err != nil {
+		return fmt.Errorf("sqlite: add passkey: %w", err)
 	}
-	created := p.Created
-	if created.IsZero() {
-		created = time.Now()
-	}
-	created = fromMicros(micros(created))
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := live(ctx, tx, p.AccountID); err != nil {
 			return err
 		}

@@ -143,3 +143,32 @@ func Seeks(limit int) int {
 	}
 	return limit
 }
+
+// Account checks a new account and returns its creation time as the
+// stores keep it (now if it gives none).
+func Account(a *store.Account, now time.Time) (time.Time, error) {
+	if a == nil {
+		return time.Time{}, errors.New("no account given")
+	}
+	if a.ID == "" || a.Name == "" || a.Folded == "" {
+		return time.Time{}, errors.New("an account needs an id, a name and a folded name")
+	}
+	return created(a.Created, now), nil
+}
+
+// Passkey checks a new passkey and returns its creation time as the
+// stores keep it (now if it gives none).
+func Passkey(p *store.Passkey, now time.Time) (time.Time, error) {
+	if p == nil || len(p.ID) == 0 || len(p.PublicKey) == 0 {
+		return time.Time{}, errors.New("a passkey needs an id and a public key")
+	}
+	return created(p.Created, now), nil
+}
+
+// created is t as the stores keep it, or now if t is zero.
+func created(t, now time.Time) time.Time {
+	if t.IsZero() {
+		t = now
+	}
+	return Time(t)
+}
