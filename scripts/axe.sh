@@ -21,18 +21,4 @@ if [ -n "${CHATURAJI_AXE:-}" ]; then
 	log "CHATURAJI_AXE is $CHATURAJI_AXE, which does not exist"
 	exit 1
 fi
-dir="${XDG_CACHE_HOME:-$HOME/.cache}/chaturaji/axe-core@$version"
-if [ -f "$dir/node_modules/axe-core/axe.min.js" ]; then
-	exit 0
-fi
-if ! command -v npm >/dev/null 2>&1; then
-	log "npm is missing: the browser tests need axe-core from the npm registry; install Node.js and npm (apt-get install npm) and run again"
-	exit 1
-fi
-log "installing axe-core@$version into $dir"
-mkdir -p "$dir"
-npm install --no-save --no-audit --no-fund --no-package-lock --silent --prefix "$dir" "axe-core@$version" >&2
-if [ ! -f "$dir/node_modules/axe-core/axe.min.js" ]; then
-	log "npm installed axe-core, but $dir/node_modules/axe-core/axe.min.js is missing"
-	exit 1
-fi
+exec bash "$(dirname "$0")/npmcache.sh" axe-core "$version" axe.min.js "the browser tests"

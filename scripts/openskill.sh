@@ -21,18 +21,4 @@ if [ -n "${CHATURAJI_OPENSKILL:-}" ]; then
 	log "CHATURAJI_OPENSKILL is $CHATURAJI_OPENSKILL, which holds no node_modules/openskill"
 	exit 1
 fi
-dir="${XDG_CACHE_HOME:-$HOME/.cache}/chaturaji/openskill@$version"
-if [ -f "$dir/node_modules/openskill/package.json" ]; then
-	exit 0
-fi
-if ! command -v npm >/dev/null 2>&1; then
-	log "npm is missing: the rating tests need openskill from the npm registry; install Node.js and npm (apt-get install npm) and run again"
-	exit 1
-fi
-log "installing openskill@$version into $dir"
-mkdir -p "$dir"
-npm install --no-save --no-audit --no-fund --no-package-lock --silent --prefix "$dir" "openskill@$version" >&2
-if [ ! -f "$dir/node_modules/openskill/package.json" ]; then
-	log "npm installed openskill, but $dir/node_modules/openskill/package.json is missing"
-	exit 1
-fi
+exec bash "$(dirname "$0")/npmcache.sh" openskill "$version" package.json "the rating tests"
