@@ -107,14 +107,26 @@ func ParseHash(s string) (Hash, error) {
 	h.Threads = uint8(vals[2])
 	var err error
 	b64 := base64.RawStdEncoding.Strict()
-	if h.Salt, err = b64.DecodeString(parts[1]); err != nil || len(h.Salt) < minSaltLen || len(h.Salt) > maxSaltLen {
+	if h.Salt, err = b64.DecodeString(parts[1]); err != nil || !isBase64(parts[1]) || len(h.Salt) < minSaltLen || len(h.Salt) > maxSaltLen {
 		return h, fmt.Errorf("account: password hash salt %q: want %d to %d bytes in unpadded base64", parts[1], minSaltLen, maxSaltLen)
 	}
-	if h.Key, err = b64.DecodeString(parts[2]); err != nil || len(h.Key) < minKeyLen || len(h.Key) > maxKeyLen {
+	if h.Key, err = b64.DecodeString(parts[2]); err != nil || !isBase64(parts[2]) || len(h.Key) < minKeyLen || len(h.Key) > maxKeyLen {
 		return h, fmt.Errorf("account: password hash %q: want %d to %d bytes in unpadded base64", parts[2], minKeyLen, maxKeyLen)
 	}
 	h.SaltLen, h.KeyLen = uint32(len(h.Salt)), uint32(len(h.Key))
 	return h, nil
+}
+
+// isBase64 reports whether s holds only characters of the standard base64
+// alphabet: the decoder skips line breaks, which a stored hash never has.
+func isBase64(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkParams checks the parameters a Config gives for new hashes.
