@@ -298,5 +298,5 @@ func (l *live) saveSeat(i int, st store.Seat, what string) error {
 
 // sameSeat reports whether two seats are the same as the store keeps them.
 func sameSeat(a, b store.Seat) bool {
-	return a.Player == b.Player && a.Name == b.Name && bytes.Equal(a.TokenHash, b.TokenHash) && bytes.Equal(a.InviteHash, b.InviteHash)
+	return a.Player == b.Player && a.Name == b.Name && bytes.Equal(a.TokenHash, b.TokenHash) && bytes.Equal(a.InviteHash, b.InviteHash) && a.Account == b.Account
 }

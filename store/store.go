@@ -56,6 +56,10 @@ type Seat struct {
 	// whose holder is yet to come; nil once it is claimed (TokenHash then
 	// set), and for the seats whose tokens went to the game's creator.
 	InviteHash []byte
+	// Account is the id of the account that holds the seat, whose
+	// sessions act for it from any device; "" for a guest's seat, a
+	// bot's, and a seat nobody holds yet.
+	Account string
 }
 
 // Game is a table and its game, without its events.

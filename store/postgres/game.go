@@ -52,8 +52,8 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 		}
 		var b pgx.Batch
 		for i, seat := range n.Seats {
-			b.Queue(`INSERT INTO seats (game_id, idx, player, name, token_hash, invite_hash) VALUES ($1, $2, $3, $4, $5, $6)`,
-				n.ID, i, seat.Player, seat.Name, orNull(seat.TokenHash), orNull(seat.InviteHash))
+			b.Queue(`INSERT INTO seats (game_id, idx, player, name, token_hash, invite_hash, account_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+				n.ID, i, seat.Player, seat.Name, orNull(seat.TokenHash), orNull(seat.InviteHash), text(seat.Account))
 		}
 		return tx.SendBatch(ctx, &b).Close()
 	})
@@ -72,7 +72,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 // gameColumns are the columns scanGames reads: a game's, then one seat's
 // (NULL for a game without seats).
 const gameColumns = `g.id, g.rules, g.seed, g.seed_hash, g.start, g.settings, g.status, g.result,
-	g.created, g.updated, g.last_event, s.idx, s.player, s.name, s.token_hash, s.invite_hash`
+	g.created, g.updated, g.last_event, s.idx, s.player, s.name, s.token_hash, s.invite_hash, s.account_id`
 
 // Game returns the game with the given id, or ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
@@ -132,9 +132,10 @@ func scanGames(rows pgx.Rows) ([]*store.Game, error) {
 			player, name *string
 			tokenHash    []byte
 			inviteHash   []byte
+			accountID    *string
 		)
 		if err := rows.Scan(&g.ID, &g.Rules, &g.Seed, &g.SeedHash, &g.Start, &g.Settings, &status, &g.Result,
-			&g.Created, &g.Updated, &g.LastEvent, &idx, &player, &name, &tokenHash, &inviteHash); err != nil {
+			&g.Created, &g.Updated, &g.LastEvent, &idx, &player, &name, &tokenHash, &inviteHash, &accountID); err != nil {
 			return nil, err
 		}
 		last := len(games) - 1
@@ -148,6 +149,9 @@ func scanGames(rows pgx.Rows) ([]*store.Game, error) {
 			games[last].Seats = append(games[last].Seats, store.Seat{
 				Player: *player, Name: *name, TokenHash: tokenHash, InviteHash: inviteHash,
 			})
+			if accountID != nil {
+				games[last].Seats[len(games[last].Seats)-1].Account = *accountID
+			}
 		}
 	}
 	return games, rows.Err()
@@ -174,9 +178,9 @@ func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Se
 				AND EXISTS (SELECT 1 FROM seats WHERE game_id = $4 AND idx = $5)
 			RETURNING id
 		)
-		UPDATE seats s SET player = $6, name = $7, token_hash = $8, invite_hash = $9
+		UPDATE seats s SET player = $6, name = $7, token_hash = $8, invite_hash = $9, account_id = $10
 		FROM g WHERE s.game_id = g.id AND s.idx = $5`,
-		owner, epoch, now, id, seat, st.Player, st.Name, orNull(st.TokenHash), orNull(st.InviteHash))
+		owner, epoch, now, id, seat, st.Player, st.Name, orNull(st.TokenHash), orNull(st.InviteHash), text(st.Account))
 	if err == nil && tag.RowsAffected() == 0 {
 		err = s.unwritten(ctx, nd, epoch, id, func(row gameRow) error {
 			if seat < 0 || seat >= row.seats {

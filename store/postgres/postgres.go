@@ -171,6 +171,15 @@ func utc(t time.Time) time.Time {
 	return t.UTC()
 }
 
+// text is a string as the database keeps it where empty means none: text,
+// or NULL if empty.
+func text(v string) any {
+	if v == "" {
+		return nil
+	}
+	return v
+}
+
 // orNull is bytes as the database keeps them: NULL if empty.
 func orNull(b []byte) any {
 	if len(b) == 0 {

@@ -39,8 +39,8 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 			return fmt.Errorf("the id is taken: %w", store.ErrConflict)
 		}
 		for i, seat := range n.Seats {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, idx, player, name, token_hash, invite_hash)
-				VALUES (?, ?, ?, ?, ?, ?)`, n.ID, i, seat.Player, seat.Name, blob(seat.TokenHash), blob(seat.InviteHash)); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, idx, player, name, token_hash, invite_hash, account_id)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`, n.ID, i, seat.Player, seat.Name, blob(seat.TokenHash), blob(seat.InviteHash), text(seat.Account)); err != nil {
 				return err
 			}
 		}
@@ -56,7 +56,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 // gameColumns are the columns scanGames reads: a game's, then one seat's
 // (NULL for a game without seats).
 const gameColumns = `g.id, g.rules, g.seed, g.seed_hash, g.start, g.settings, g.status, g.result,
-	g.created, g.updated, g.last_event, s.idx, s.player, s.name, s.token_hash, s.invite_hash`
+	g.created, g.updated, g.last_event, s.idx, s.player, s.name, s.token_hash, s.invite_hash, s.account_id`
 
 // Game returns the game with the given id, or ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
@@ -122,11 +122,12 @@ func scanGames(rows *sql.Rows) ([]*store.Game, error) {
 			created, updated int64
 			idx              sql.NullInt64
 			player, name     sql.NullString
+			accountID        sql.NullString
 			tokenHash        []byte
 			inviteHash       []byte
 		)
 		if err := rows.Scan(&g.ID, &g.Rules, &g.Seed, &g.SeedHash, &g.Start, &g.Settings, &status, &g.Result,
-			&created, &updated, &g.LastEvent, &idx, &player, &name, &tokenHash, &inviteHash); err != nil {
+			&created, &updated, &g.LastEvent, &idx, &player, &name, &tokenHash, &inviteHash, &accountID); err != nil {
 			return nil, err
 		}
 		last := len(games) - 1
@@ -139,6 +140,7 @@ func scanGames(rows *sql.Rows) ([]*store.Game, error) {
 		if idx.Valid {
 			games[last].Seats = append(games[last].Seats, store.Seat{
 				Player: player.String, Name: name.String, TokenHash: tokenHash, InviteHash: inviteHash,
+				Account: accountID.String,
 			})
 		}
 	}
@@ -151,8 +153,8 @@ func scanGames(rows *sql.Rows) ([]*store.Game, error) {
 func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Seat) error {
 	now := micros(check.Time(time.Now()))
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE seats SET player = ?, name = ?, token_hash = ?, invite_hash = ?
-			WHERE game_id = ? AND idx = ?`, st.Player, st.Name, blob(st.TokenHash), blob(st.InviteHash), id, seat)
+		res, err := tx.ExecContext(ctx, `UPDATE seats SET player = ?, name = ?, token_hash = ?, invite_hash = ?, account_id = ?
+			WHERE game_id = ? AND idx = ?`, st.Player, st.Name, blob(st.TokenHash), blob(st.InviteHash), text(st.Account), id, seat)
 		if err != nil {
 			return err
 		}

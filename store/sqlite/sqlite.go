@@ -248,6 +248,15 @@ func jsonText(b []byte) any {
 	return string(b)
 }
 
+// text is a string as the database keeps it where empty means none: TEXT,
+// or NULL if empty.
+func text(v string) any {
+	if v == "" {
+		return nil
+	}
+	return v
+}
+
 // blob is bytes as the database keeps them: a BLOB, or NULL if empty.
 func blob(b []byte) any {
 	if len(b) == 0 {

@@ -52,6 +52,7 @@ func sameGame(t *testing.T, got, want *store.Game) {
 			d.str(fmt.Sprintf("Seats[%d].Name", i), g.Name, w.Name)
 			d.bytes(fmt.Sprintf("Seats[%d].TokenHash", i), g.TokenHash, w.TokenHash)
 			d.bytes(fmt.Sprintf("Seats[%d].InviteHash", i), g.InviteHash, w.InviteHash)
+			d.str(fmt.Sprintf("Seats[%d].Account", i), g.Account, w.Account)
 		}
 	}
 	d.bytes("Settings", got.Settings, want.Settings)

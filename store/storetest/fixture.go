@@ -37,7 +37,7 @@ func newGame(id string) *store.Game {
 		SeedHash: hex.EncodeToString(hash(string(seed))),
 		Start:    "r1/8/8 s 0 " + id,
 		Seats: []store.Seat{
-			{Player: "human", Name: "Asha", TokenHash: hash("token of South in " + id)},
+			{Player: "human", Name: "Asha", TokenHash: hash("token of South in " + id), Account: "account of Asha"},
 			{Player: "bot:strong", Name: "West Bot"},
 			{Player: "human", Name: "Ñandú 🐘 \"quoted\"", InviteHash: hash("invite of North in " + id)},
 			{Player: "bot:3", Name: "East Bot"},

@@ -153,6 +153,16 @@ var gameTests = []test{
 		got = mustGame(t, s, "g1")
 		want.Updated = got.Updated
 		sameGame(t, got, want)
+
+		// A bot takes the seat an account held: the account goes with it.
+		seat = store.Seat{Player: "bot:greedy", Name: "Asha (bot)"}
+		if err := s.UpdateSeat(t.Context(), "g1", 0, seat); err != nil {
+			t.Fatal(err)
+		}
+		want.Seats[0] = seat
+		got = mustGame(t, s, "g1")
+		want.Updated = got.Updated
+		sameGame(t, got, want)
 	}},
 
 	{"claiming an invited seat sets its token and clears its invite", func(t *testing.T, s store.Store) {
@@ -162,7 +172,7 @@ var gameTests = []test{
 		}
 		want := wantGame(g)
 		sameGame(t, mustGame(t, s, "g1"), want)
-		claimed := store.Seat{Player: "human", Name: g.Seats[2].Name, TokenHash: hash("token of the claimer")}
+		claimed := store.Seat{Player: "human", Name: g.Seats[2].Name, TokenHash: hash("token of the claimer"), Account: "account of the claimer"}
 		if err := s.UpdateSeat(t.Context(), "g1", 2, claimed); err != nil {
 			t.Fatal(err)
 		}
