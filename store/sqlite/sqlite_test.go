@@ -74,9 +74,9 @@ func TestConnectionSettings(t *testing.T) {
 		{"foreign_keys", true, "1"},
 		{"busy_timeout", true, "10000"},
 		{"secure_delete", true, "1"},
-		{"temp_store", true, "2"},            // MEMORY
-		{"cache_size", true, "-65536"},       // 64 MiB
-		{"wal_autocheckpoint", true, "1000"}, // the default: see TestLogBounded
+		{"temp_store", true, "2"},         // MEMORY
+		{"cache_size", true, "-65536"},    // 64 MiB
+		{"wal_autocheckpoint", true, "0"}, // the checkpointer's: see TestCommitsDoNotCheckpoint
 		{"journal_mode", false, "wal"},
 		{"foreign_keys", false, "1"},
 		{"query_only", false, "1"},
