@@ -31,3 +31,17 @@ func HoldSyncs(s *Store) (release func()) {
 		close(hold)
 	}
 }
+
+// HoldCheckpoints makes the store's checkpointer wait before its next
+// checkpoint until release is called; in memory it does nothing.
+func HoldCheckpoints(s *Store) (release func()) {
+	if s.ckpt == nil {
+		return func() {}
+	}
+	hold := make(chan struct{})
+	s.ckpt.hold.Store(&hold)
+	return func() {
+		s.ckpt.hold.Store(nil)
+		close(hold)
+	}
+}

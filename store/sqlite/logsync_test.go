@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -92,5 +94,59 @@ func TestCommitsGoOnWhileSyncing(t *testing.T) {
 		if err != nil || len(evs) != 1 {
 			t.Fatalf("Events of %s after the sync = %d events, %v; want 1", id, len(evs), err)
 		}
+	}
+}
+
+// TestCommitsDoNotCheckpoint holds the store's checkpointer and appends
+// until the write-ahead log holds more than a thousand pages: the commits
+// must not copy a page into the database file themselves (with SQLite's
+// own wal_autocheckpoint, each commit past a thousand pages did, syncing
+// the log and the file while every append behind it waited). Once the
+// checkpointer is let go, the pages reach the file.
+func TestCommitsDoNotCheckpoint(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	s := open(t, path)
+	defer s.Close()
+	ctx := t.Context()
+	size := func(name string) int64 {
+		t.Helper()
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	if err := s.CreateGame(ctx, &store.Game{ID: "g1", Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
+		t.Fatal(err)
+	}
+	release := sqlite.HoldCheckpoints(s)
+	released := false
+	defer func() {
+		if !released {
+			release()
+		}
+	}()
+	before := size(path)
+	const appends, pad = 400, 12000 // three pages and more each: 1,200 and more in the log
+	for seq := int64(1); seq <= appends; seq++ {
+		e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0*d"}`, seq, pad, 0)}
+		if err := s.AppendEvents(ctx, "g1", seq-1, []store.Event{e}); err != nil {
+			t.Fatal(err)
+		}
+		if got := size(path); got != before {
+			t.Fatalf("the database file went from %d to %d bytes at append %d, the checkpointer held and the log at %d bytes: a commit checkpointed", before, got, seq, size(path+"-wal"))
+		}
+	}
+	if got := size(path + "-wal"); got < 1200*4096 {
+		t.Fatalf("the log is %d bytes after %d appends of %d bytes, want 1,200 pages and more", got, appends, pad)
+	}
+	release()
+	released = true
+	deadline := time.Now().Add(10 * time.Second)
+	for size(path) == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the database file is as it was 10 s after the checkpointer was let go")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

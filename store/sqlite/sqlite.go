@@ -97,6 +97,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		// returns once that sync is done, so what it acknowledges is on
 		// the disk as with FULL.
 		"_pragma=synchronous(NORMAL)",
+		// The writer never checkpoints inside a commit: the checkpointer
+		// does, beside the commits (checkpoint.go).
+		"_pragma=wal_autocheckpoint(0)",
 		// The savepoints of a group commit (batch.go) keep their journal
 		// in memory, not in a temporary file written for each append.
 		"_pragma=temp_store(MEMORY)",
@@ -148,7 +151,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
 	s.read = read
-	if s.ckpt, err = startCheckpointer(path, busy); err != nil {
+	if s.ckpt, err = startCheckpointer(path, busy, write); err != nil {
 		read.Close()
 		s.stmts.close()
 		write.Close()
