@@ -72,6 +72,9 @@ type live struct {
 	takeovers []takeover         // the seats bots took, for the record
 	moved     []bool             // each seat has played an action of its holder's (abort)
 	helpKey   string             // where the game stands in the server's index of positions without help; "" if nowhere
+	banks     []int64            // at a bank table, each seat's bank in ms as of the open decision; nil without (clock_bank.go)
+	times     []int64            // at a timed table, the time each action's decision used, in ms, in order; -1 where none was counted
+	waitUntil time.Time          // when the start wait ends; zero if the game has none (clock_wait.go)
 }
 
 // newLive makes the live game of a replayed one; run starts its loop.
@@ -100,6 +103,7 @@ func newLive(s *Server, r *replayed) *live {
 		takeovers: r.takeovers,
 		moved:     r.moved,
 	}
+	l.banks, l.times, l.waitUntil = r.bankList(), r.times, r.waitUntil
 	if l.moved == nil {
 		l.moved = make([]bool, n)
 	}
@@ -208,6 +212,11 @@ func (l *live) resume() {
 	}
 	evs = l.advance(evs, now)
 	if len(evs) == 0 {
+		if e := l.clockStart(now); e != nil {
+			evs = append(evs, e) // the start wait ended while no server held the game
+		}
+	}
+	if len(evs) == 0 {
 		l.settle(now)
 		return
 	}
@@ -225,6 +234,7 @@ func (l *live) startEvent(now time.Time) *Event {
 		Seats:    seatInfos(l.pr, l.info.Seats, nil),
 		Table:    &t,
 	}
+	l.beginWait(e, now)
 	l.describe(e, now)
 	return e
 }
@@ -261,6 +271,9 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 				break
 			}
 			e := &Event{Kind: KindAction, At: now, Seat: p.Decider().String(), Action: "pass", By: ByAuto, Reason: ReasonNoMove}
+			if l.table.timed() {
+				e.UsedMS = new(int64) // played at once: no time
+			}
 			e.effect(l.pr, fx)
 			l.describe(e, now)
 			evs = append(evs, e)
@@ -286,22 +299,28 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 }
 
 // describe fills in the game after an event, with the deadline of the
-// decision it opens.
+// decision it opens and, at a bank table, the seats' banks.
 func (l *live) describe(e *Event, now time.Time) {
-	describe(e, l.game, l.deadlineAt(now))
+	l.describeAt(e, l.deadlineAt(now))
 }
 
 // deadlineAt returns when the decision open now must be taken: set only in
-// timed tables, for a human decider, after the roll.
+// timed tables, for a human decider, after the roll, once the start wait
+// is over (clock_wait.go); the decision may take the table's turn time,
+// or the decider's bank and the delay (clock_bank.go).
 func (l *live) deadlineAt(now time.Time) time.Time {
-	if l.table.TurnMS == 0 || l.game.Finished() {
+	if !l.table.timed() || l.game.Finished() {
 		return time.Time{}
 	}
 	p := l.game.Position()
-	if p.AwaitingRoll() || l.info.Seats[seatIndex(l.pr, p.Decider())].Player != Human {
+	if p.AwaitingRoll() || p.AwaitingRollOff() {
 		return time.Time{}
 	}
-	return now.Add(l.table.turnTime())
+	i := seatIndex(l.pr, p.Decider())
+	if l.info.Seats[i].Player != Human || l.waiting(now) {
+		return time.Time{}
+	}
+	return now.Add(l.allowed(i))
 }
 
 // act plays an action sent by the holder of seat i, after every check: it
@@ -378,6 +397,7 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 	fx := before.Effect(a) // legal, Play says
 	now := stamp()
 	e := &Event{Kind: KindAction, At: now, Seat: seat.String(), Action: a.Format(l.pr), By: by}
+	l.charge(e, seatIndex(l.pr, seat), now)
 	switch by {
 	case ByTimeout:
 		e.Reason = ReasonTimeout
@@ -437,6 +457,11 @@ func (l *live) commit(evs []*Event) error {
 		l.stored()
 		last := evs[len(evs)-1]
 		l.seq, l.last, l.updated = last.Seq, last, last.At
+		for _, e := range evs {
+			if e.Kind == KindAction {
+				l.times = append(l.times, usedOf(e))
+			}
+		}
 	}
 	l.srv.metrics.events.Add(float64(len(evs)))
 	if l.last.Kind == KindEnd {
@@ -493,7 +518,15 @@ func (l *live) snapshot() {
 	for i := range l.online {
 		online[i] = l.present(i) > 0
 	}
-	l.state.Store(newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated))
+	st := newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated)
+	if l.waiting(time.Now()) {
+		w := l.waitUntil
+		st.WaitUntil = &w
+		for _, i := range l.expected() {
+			st.Expected = append(st.Expected, l.pr.Seats()[i].String())
+		}
+	}
+	l.state.Store(st)
 	l.botsAlone.Store(botsAlone(l.info.Seats))
 	l.indexHelp(false)
 }
@@ -501,7 +534,7 @@ func (l *live) snapshot() {
 // record returns the game's record; the seed is left out while the game
 // goes on, and once it is over the server signs it.
 func (l *live) record() *record.Record {
-	return gameRecord(l.game, l.info, l.takeovers, termination(l.last), l.over, l.srv.cfg.SigningKey)
+	return gameRecord(l.game, l.info, l.table, l.times, l.takeovers, termination(l.last), l.over, l.srv.cfg.SigningKey)
 }
 
 // decider returns the seat that decides now and its index, or -1 if no one
