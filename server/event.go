@@ -87,20 +87,20 @@ type Event struct {
 	// holds yet, is when the start wait ends: the clocks start when every
 	// human seat has its player, or then (clock_wait.go).
 	WaitUntil *time.Time `json:"wait_until,omitempty"`
-	Status   string     `json:"status,omitempty"`   // "live" or "finished"
+	Status    string     `json:"status,omitempty"` // "live" or "finished"
 
 	Ranks  []int  `json:"ranks,omitempty"`  // end: each seat's rank, 1 the best, in seat order
 	Result string `json:"result,omitempty"` // end: the record's Result tag
 	End    string `json:"end,omitempty"`    // end: why it ended
 	Seed   string `json:"seed,omitempty"`   // end: the revealed dice seed, hex
 
-	Game  string `json:"game,omitempty"`  // hello: the game's id
+	Game string `json:"game,omitempty"` // hello: the game's id
 	// Expected, in a hello, names the seats a timed game's clocks wait
 	// for (State.Expected); WaitUntil then says until when.
 	Expected []string `json:"expected,omitempty"`
-	Last  int64  `json:"last,omitempty"`  // hello: the number of the game's last event
-	Error *Error `json:"error,omitempty"` // error: why the message was refused
-	Echo  string `json:"echo,omitempty"`  // error: the refused action, if any
+	Last     int64    `json:"last,omitempty"`  // hello: the number of the game's last event
+	Error    *Error   `json:"error,omitempty"` // error: why the message was refused
+	Echo     string   `json:"echo,omitempty"`  // error: the refused action, if any
 }
 
 // ReasonNoMove is the reason of a forced pass (an action by ByAuto): pass
