@@ -21,6 +21,7 @@ const (
 const (
 	KindHello = "hello" // first message of a WebSocket: the game, the seat, the last event
 	KindError = "error" // a message of the client was refused; nothing changed
+	// KindChat (chat.go): a player's message to the game's clients.
 )
 
 // What made an action, in an action event's By.
@@ -99,6 +100,8 @@ type Event struct {
 	// for (State.Expected); WaitUntil then says until when.
 	Expected []string `json:"expected,omitempty"`
 	Last     int64    `json:"last,omitempty"`  // hello: the number of the game's last event
+	Say      string   `json:"say,omitempty"`   // chat: the quick message's id (QuickMessages); empty for free text
+	Text     string   `json:"text,omitempty"`  // chat: the text, a quick message's in English
 	Error    *Error   `json:"error,omitempty"` // error: why the message was refused
 	Echo     string   `json:"echo,omitempty"`  // error: the refused action, if any
 }

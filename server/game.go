@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
@@ -46,35 +48,36 @@ type live struct {
 	botsAlone atomic.Bool // bots hold every seat (see botsAlone), as of the last snapshot
 
 	// Owned by the loop.
-	info      *store.Game // the table; its seats change when a bot takes one
-	table     Table
-	game      *rules.Game
-	seq       int64     // the last event's number
-	last      *Event    // the last event, nil before the first
-	updated   time.Time // when the last event happened
-	deadline  time.Time // when the decider runs out of time; zero if untimed
-	turnStart time.Time // when the current decision opened (or the loop started)
-	active    time.Time // when a human seat's holder was last connected or acted (or the loop started)
-	retryAt   time.Time // when to try again after the store failed; zero if not waiting (recover.go)
-	failures  int       // the store's failures in a row
-	stale     bool      // a reload failed: what the loop holds may be ahead of the store
-	unheld    time.Time // since when the game could not be played (a restart, the store failing); zero if it can (downtime.go)
-	credited  time.Time // until when downtime was given back to the open decision (downtime.go)
-	subs      map[*subscriber]struct{}
-	online    []int       // live WebSocket connections of each seat's holder
-	idleSince []time.Time // when each seat's holders last came or went: the connection that brought them back, or the last one that closed
-	timer     *time.Timer
-	bots      []*bot             // each seat's bot, made when first needed
-	thinking  int64              // the event number a bot is thinking at; -1 if none
-	stopBot   context.CancelFunc // cancels the bot thinking
-	botTimer  *time.Timer        // plays a bot's chosen action when the table's bot delay is over
-	over      bool               // the end event is saved and the game marked finished
-	takeovers []takeover         // the seats bots took, for the record
-	moved     []bool             // each seat has played an action of its holder's (abort)
-	helpKey   string             // where the game stands in the server's index of positions without help; "" if nowhere
-	banks     []int64            // at a bank table, each seat's bank in ms as of the open decision; nil without (clock_bank.go)
-	times     []int64            // at a timed table, the time each action's decision used, in ms, in order; -1 where none was counted
-	waitUntil time.Time          // when the start wait ends; zero if the game has none (clock_wait.go)
+	info       *store.Game // the table; its seats change when a bot takes one
+	table      Table
+	game       *rules.Game
+	seq        int64     // the last event's number
+	last       *Event    // the last event, nil before the first
+	updated    time.Time // when the last event happened
+	deadline   time.Time // when the decider runs out of time; zero if untimed
+	turnStart  time.Time // when the current decision opened (or the loop started)
+	active     time.Time // when a human seat's holder was last connected or acted (or the loop started)
+	retryAt    time.Time // when to try again after the store failed; zero if not waiting (recover.go)
+	failures   int       // the store's failures in a row
+	stale      bool      // a reload failed: what the loop holds may be ahead of the store
+	unheld     time.Time // since when the game could not be played (a restart, the store failing); zero if it can (downtime.go)
+	credited   time.Time // until when downtime was given back to the open decision (downtime.go)
+	subs       map[*subscriber]struct{}
+	online     []int       // live WebSocket connections of each seat's holder
+	idleSince  []time.Time // when each seat's holders last came or went: the connection that brought them back, or the last one that closed
+	timer      *time.Timer
+	bots       []*bot             // each seat's bot, made when first needed
+	thinking   int64              // the event number a bot is thinking at; -1 if none
+	stopBot    context.CancelFunc // cancels the bot thinking
+	botTimer   *time.Timer        // plays a bot's chosen action when the table's bot delay is over
+	over       bool               // the end event is saved and the game marked finished
+	takeovers  []takeover         // the seats bots took, for the record
+	moved      []bool             // each seat has played an action of its holder's (abort)
+	helpKey    string             // where the game stands in the server's index of positions without help; "" if nowhere
+	banks      []int64            // at a bank table, each seat's bank in ms as of the open decision; nil without (clock_bank.go)
+	times      []int64            // at a timed table, the time each action's decision used, in ms, in order; -1 where none was counted
+	waitUntil  time.Time          // when the start wait ends; zero if the game has none (clock_wait.go)
+	chatLimits []*rate.Limiter    // each seat's rate of chat messages, made when first needed (chat.go)
 }
 
 // newLive makes the live game of a replayed one; run starts its loop.
