@@ -106,7 +106,9 @@ func TestChat(t *testing.T) {
 	south.send(server.Message{Kind: server.KindChat, Say: "good-luck"})
 	south.send(server.Message{Kind: server.KindChat, Say: "thanks"})
 	south.send(server.Message{Kind: server.KindChat, Say: "good-game"})
-	e := south.until(func(e server.Event) bool { return e.Kind == server.KindError || e.Kind == server.KindChat && e.Say == "good-game" })
+	e := south.until(func(e server.Event) bool {
+		return e.Kind == server.KindError || e.Kind == server.KindChat && e.Say == "good-game"
+	})
 	if e.Kind != server.KindError || e.Error.Code != server.ETOOMANY {
 		t.Fatalf("South's fourth message: %+v, want refused as too many", e)
 	}
@@ -147,7 +149,9 @@ func FuzzChatMessage(f *testing.F) {
 		if err := c.conn.Write(ctx, websocket.MessageText, msg); err != nil {
 			t.Fatal(err)
 		}
-		e := c.until(func(e server.Event) bool { return e.Kind == server.KindError || e.Kind == server.KindChat || e.Seq > before.Seq })
+		e := c.until(func(e server.Event) bool {
+			return e.Kind == server.KindError || e.Kind == server.KindChat || e.Seq > before.Seq
+		})
 		switch e.Kind {
 		case server.KindChat:
 			want := m.Text

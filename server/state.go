@@ -34,7 +34,7 @@ type State struct {
 	// the human seats nobody holds yet, and WaitUntil when bots take them
 	// if still nobody does (clock_wait.go).
 	Expected  []string   `json:"expected,omitempty"`
-	WaitUntil *time.Time `json:"wait_until,omitempty"`
+	WaitUntil *time.Time `json:"wait_until,omitempty"` // when the start wait ends
 
 	Ranks  []int  `json:"ranks,omitempty"`  // once over: each seat's rank, 1 the best, in seat order
 	Result string `json:"result,omitempty"` // once over: the record's Result tag
