@@ -93,13 +93,13 @@ type Table struct {
 	// with an increment or a delay, in place of TurnMS (NewGame's); 0
 	// for none, and in games stored before they were.
 	BankMS      int64  `json:"bank_ms,omitempty"`
-	IncrementMS int64  `json:"increment_ms,omitempty"`
-	DelayMS     int64  `json:"delay_ms,omitempty"`
-	OnTimeout   string `json:"on_timeout"` // TimeoutPass or TimeoutBot
-	Help        bool   `json:"help"`       // engine help (hints, expected scores) for the live game's position (help.go)
-	AbandonMS   int64  `json:"abandon_ms"` // grace of an absent player's turn
-	Takeover    string `json:"takeover"`   // ai.New spec of the bot that takes over
-	AutoPass    bool   `json:"auto_pass"`  // a forced `pass` is played at once
+	IncrementMS int64  `json:"increment_ms,omitempty"` // added to a bank after each decision (Fischer)
+	DelayMS     int64  `json:"delay_ms,omitempty"`     // the part of each decision that costs no bank (simple delay)
+	OnTimeout   string `json:"on_timeout"`             // TimeoutPass or TimeoutBot
+	Help        bool   `json:"help"`                   // engine help (hints, expected scores) for the live game's position (help.go)
+	AbandonMS   int64  `json:"abandon_ms"`             // grace of an absent player's turn
+	Takeover    string `json:"takeover"`               // ai.New spec of the bot that takes over
+	AutoPass    bool   `json:"auto_pass"`              // a forced `pass` is played at once
 	// BotDelayMS is the least time in milliseconds from a bot's decision
 	// opening to its action; 0 for none (and for games stored before the
 	// setting was).
