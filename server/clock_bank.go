@@ -118,7 +118,8 @@ func (l *live) describeAt(e *Event, deadline time.Time) {
 
 // recordTimes returns the time of each decision of a record's turns from
 // times, the times of a game's actions in order (-1 where an action has
-// none), nil if no action has one.
+// none: a game stored before times were counted), nil if no action has
+// one; a turn group with an action without a time has none.
 func recordTimes(r *record.Record, times []int64) [][]time.Duration {
 	if !slices.ContainsFunc(times, func(t int64) bool { return t >= 0 }) {
 		return nil
@@ -131,9 +132,11 @@ func recordTimes(r *record.Record, times []int64) [][]time.Duration {
 		}
 		ts := make([]time.Duration, len(t.Actions))
 		for j := range t.Actions {
-			ts[j] = time.Duration(max(times[k+j], 0)) * time.Millisecond
+			ts[j] = time.Duration(times[k+j]) * time.Millisecond
 		}
-		out[i] = ts
+		if !slices.ContainsFunc(times[k:k+len(t.Actions)], func(t int64) bool { return t < 0 }) {
+			out[i] = ts // a group played before the server counted times has none
+		}
 		k += len(t.Actions)
 	}
 	return out
