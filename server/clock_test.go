@@ -105,15 +105,12 @@ func TestStartWaitLapses(t *testing.T) {
 	if start.WaitUntil == nil || e.At.Before(*start.WaitUntil) {
 		t.Fatalf("West given at %v, before the wait's end %v", e.At, start.WaitUntil)
 	}
-	if e.ToAct == "South" && e.Deadline == nil {
-		t.Fatalf("South's decision after the wait has no deadline: %+v", e)
+	// South's first decision, open through the wait, has its clock now.
+	if e.ToAct != "South" || e.Deadline == nil || e.Deadline.Sub(e.At) != 5*time.Second {
+		t.Fatalf("after the wait: %+v; want South's decision with its 5s", e)
 	}
-	turn := south.until(func(e server.Event) bool { return e.ToAct == "South" && len(e.Actions) > 0 && e.Seq > start.Seq })
-	if turn.Deadline == nil {
-		t.Fatalf("South's decision %+v has no deadline after the wait", turn)
-	}
-	if st := ts.state(g.ID); st.Expected != nil || st.Seats[1].Player != "bot:random" {
-		t.Fatalf("state after the wait: expected %v, West %s", st.Expected, st.Seats[1].Player)
+	if st := ts.state(g.ID); st.Expected != nil || st.WaitUntil != nil || st.Seats[1].Player != "bot:random" || st.Deadline == nil {
+		t.Fatalf("state after the wait: expected %v until %v, West %s, deadline %v", st.Expected, st.WaitUntil, st.Seats[1].Player, st.Deadline)
 	}
 }
 
@@ -234,7 +231,7 @@ func TestBankRecord(t *testing.T) {
 		south.until(func(e server.Event) bool { return e.Kind == server.KindAction && e.Seat == "South" })
 	}
 	south.send(server.Message{Kind: server.KindResign})
-	end := south.until(func(e server.Event) bool { return e.Kind == server.KindEnd })
+	south.until(func(e server.Event) bool { return e.Kind == server.KindEnd })
 
 	r := checkRecord(t, ts, g.ID, nil)
 	if _, err := r.Verify(cfg.SigningKey.Public().(ed25519.PublicKey)); err != nil {
@@ -277,7 +274,6 @@ func TestBankRecord(t *testing.T) {
 			}
 		}
 	}
-	_ = end
 }
 
 // TestBankOutageCredit checks that the time no server ran a game with a
