@@ -18,6 +18,10 @@
 //	b 5 d1e1  y 2 a8c6  g 4 pass  r 4 pass
 //	b 5 a2a3
 //
+// A timed game's record has a TimeControl tag, and each turn group's
+// actions are followed by the times its decisions took, in seconds:
+// `b 5 d1e1 {3.2}` (Times; Banks replays the clocks from them).
+//
 // A file holds any number of records, a blank line between two. Lines whose
 // first non-blank character is `;` are comments; they are skipped when read
 // and never written.

@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(string(data))
 	}
 	f.Add("[Rules \"chaturaji\"]\n\nb 5\n")
+	f.Add(timedRecord)
 	f.Fuzz(func(t *testing.T, s string) {
 		recs, err := record.ParseString(s)
 		if err != nil {
@@ -75,6 +76,26 @@ func FuzzParsePublicKey(f *testing.F) {
 		}
 		if record.FormatPublicKey(k) != s {
 			t.Fatalf("%q parsed to a key written %s", s, record.FormatPublicKey(k))
+		}
+	})
+}
+
+// FuzzParseTimeControl: any text is refused with a "record:" error, or is
+// a valid time control that prints back as the same text.
+func FuzzParseTimeControl(f *testing.F) {
+	for _, s := range []string{"move=15", "bank=300;increment=5", "bank=600;delay=2.5", "move=1.2345", "bank=1;move=1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tc, err := record.ParseTimeControl(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "record: ") {
+				t.Fatalf("%q: error %q lacks the package name", s, err)
+			}
+			return
+		}
+		if tc.Check() != nil || tc.String() != s {
+			t.Fatalf("%q read as %+v, written %q", s, tc, tc.String())
 		}
 	})
 }

@@ -119,6 +119,17 @@ func (p *parser) flush() error {
 		}
 		r.Turns = append(r.Turns, t)
 		i += used
+		if i < len(toks) && strings.HasPrefix(toks[i].text, "{") {
+			times, err := parseTimes(toks[i].text, len(t.Actions))
+			if err != nil {
+				return &Error{Game: r.src.game, Line: toks[i].line, Turn: n + 1, Token: toks[i].text, Err: err}
+			}
+			for len(r.Times) < n {
+				r.Times = append(r.Times, nil)
+			}
+			r.Times = append(r.Times, times)
+			i++
+		}
 	}
 	p.records = append(p.records, r)
 	return nil
@@ -158,8 +169,9 @@ func parseTurn(pr *rules.Preset, toks []token) (rules.Turn, int, *tokenError) {
 		}
 		t.Roll = r
 	}
-	// A one-letter token is the next turn's colour: this turn awaits its action.
-	if len(toks) < 3 || len(toks[2].text) == 1 {
+	// A one-letter token is the next turn's colour: this turn awaits its
+	// action.
+	if len(toks) < 3 || len(toks[2].text) == 1 || strings.HasPrefix(toks[2].text, "{") {
 		return t, 2, nil
 	}
 	as := toks[2]

@@ -4,6 +4,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/chaturaji/chaturaji/rules"
 )
@@ -16,6 +17,12 @@ const TurnsPerLine = 4
 type Record struct {
 	Tags  Tags         // the header; its Rules tag names the preset
 	Turns []rules.Turn // the turns played, in order
+	// Times, in a timed game's record, holds for each turn group the time
+	// each of its decisions took, as the server counted it against the
+	// clock (TimeControl): one for each action, written after them in
+	// seconds ("b 25 a1c3,d2d3 {4.1,0.75}"), as PGN's %emt comments do. It
+	// is nil, or one entry a turn group, nil for a group without times.
+	Times [][]time.Duration
 
 	src source // where a parsed record came from, for error messages
 }
@@ -82,6 +89,9 @@ func (r *Record) String() string {
 			b.WriteString("  ")
 		}
 		writeTurn(&b, pr, t)
+		if i < len(r.Times) && len(r.Times[i]) > 0 && len(t.Actions) > 0 {
+			writeTimes(&b, r.Times[i])
+		}
 	}
 	if len(r.Turns) > 0 {
 		b.WriteByte('\n')
@@ -157,11 +167,28 @@ func (fw *FileWriter) Write(r *Record) error {
 func (fw *FileWriter) Count() int { return fw.n }
 
 // Equal reports whether two records have the same tags, in the same order,
-// and the same turns. Where they were read from does not matter.
+// and the same turns with the same times. Where they were read from does
+// not matter.
 func (r *Record) Equal(o *Record) bool {
-	return slices.Equal(r.Tags, o.Tags) && slices.EqualFunc(r.Turns, o.Turns, func(a, b rules.Turn) bool {
+	if !slices.Equal(r.Tags, o.Tags) || !slices.EqualFunc(r.Turns, o.Turns, func(a, b rules.Turn) bool {
 		return a.Seat == b.Seat && a.Roll == b.Roll && slices.Equal(a.Actions, b.Actions)
-	})
+	}) {
+		return false
+	}
+	for i := range r.Turns {
+		if !slices.Equal(r.timesOf(i), o.timesOf(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// timesOf returns the times of turn group i, nil if it has none.
+func (r *Record) timesOf(i int) []time.Duration {
+	if i < len(r.Times) {
+		return r.Times[i]
+	}
+	return nil
 }
 
 // TurnLine returns the line of the file where turn group i (from 0) of a

@@ -22,27 +22,37 @@ import (
 type Message struct {
 	// Kind is "action" (which may be left out in the body of POST
 	// .../actions), or "resign" or "abort" (resign.go), which have no
-	// Action or Seq.
+	// Action or Seq, or "chat" (chat.go), which has Say or Text.
 	Kind string `json:"kind,omitempty"`
 	// Action is the action in notation: "d2d3", "pass", "retire".
 	Action string `json:"action"`
 	// Seq, if not 0, is the number of the last event the client saw: the
 	// action is refused (ECONFLICT) if the game has moved on since.
 	Seq int64 `json:"seq,omitempty"`
+	// Say, in a chat message, is the id of a quick message
+	// (QuickMessages): "good-luck", "well-played", "thanks", "good-game".
+	Say string `json:"say,omitempty"`
+	// Text, in a chat message at a table with chat on, is free text.
+	Text string `json:"text,omitempty"`
 }
 
 // check refuses what no game could take, before the game's loop sees it:
 // an unknown kind, an event number below 0 (malformed, EINVALID, not
 // stale), a resign or abort with an action.
 func (m *Message) check() error {
+	if m.Kind != KindChat && (m.Say != "" || m.Text != "") {
+		return Errorf(EINVALID, "say and text belong to a chat message, not to a message of kind %q", m.Kind)
+	}
 	switch m.Kind {
 	case "action":
+	case KindChat:
+		return m.checkChat()
 	case KindResign, KindAbort:
 		if m.Action != "" || m.Seq != 0 {
 			return Errorf(EINVALID, "a %s message has no action and no seq", m.Kind)
 		}
 	default:
-		return Errorf(EINVALID, "unknown message kind %q: want \"action\", \"resign\" or \"abort\"", m.Kind)
+		return Errorf(EINVALID, "unknown message kind %q: want \"action\", \"resign\", \"abort\" or \"chat\"", m.Kind)
 	}
 	if m.Seq < 0 {
 		return Errorf(EINVALID, "seq %d: want the number of an event, from 1 (or 0 for none)", m.Seq)
@@ -373,6 +383,8 @@ func (s *Server) act(ctx context.Context, l *live, seat int, m *Message) error {
 			return l.resign(seat)
 		case KindAbort:
 			return l.abort(seat)
+		case KindChat:
+			return l.chat(seat, m)
 		default:
 			return l.act(seat, m.Action, m.Seq)
 		}

@@ -249,6 +249,8 @@ func (l *live) claim(i int, invite string) (string, error) {
 		return "", err
 	}
 	l.srv.log.Info("seat claimed", "game", l.id, "seat", l.pr.Seats()[i].String())
+	l.startClocks() // the last seat expected: the clocks start
+	l.setTimer(time.Now())
 	return token, nil
 }
 

@@ -67,9 +67,16 @@ func TestSeatsBelongToPeople(t *testing.T) {
 		t.Fatal("a WebSocket opened with the invite as a token")
 	}
 
-	// South runs out of time: the turn is West's, and South's holder
-	// cannot play it.
+	// South moves (its clock waits for West's player: no deadline): the
+	// turn is West's, and South's holder cannot play it.
 	host := ts.dial(g.ID, south.Token, 0)
+	first := host.until(func(e server.Event) bool { return e.ToAct == "South" && len(e.Actions) > 0 })
+	if first.Deadline != nil {
+		t.Fatalf("South's first decision has a deadline (%v) while West's player is still expected", first.Deadline)
+	}
+	if status, body := ts.request("POST", "/api/games/"+g.ID+"/actions", south.Token, `{"action": "`+first.Actions[0]+`"}`); status != http.StatusOK {
+		t.Fatalf("South's move: %d %s", status, body)
+	}
 	turn := host.until(func(e server.Event) bool { return e.ToAct == "West" && len(e.Actions) > 0 })
 	status, body = ts.request("POST", "/api/games/"+g.ID+"/actions", south.Token, `{"action": "`+turn.Actions[0]+`"}`)
 	wantError(t, status, body, http.StatusConflict, server.ECONFLICT)

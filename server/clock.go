@@ -14,6 +14,8 @@ const (
 	ReasonTimeout   = "timeout"   // its holder ran out of time, at a table whose policy is TimeoutBot
 	ReasonIdle      = "idle"      // its holder, connected, did not act for the server's idle limit (untimed tables)
 	ReasonExpired   = "expired"   // no human seat's holder was connected or acted for the server's expiry: bots took every human seat
+	// ReasonUnclaimed (clock_wait.go): nobody claimed the seat's invite
+	// within the start wait.
 )
 
 // setTimer arms the loop's one timer for the next moment something is due:
@@ -36,7 +38,8 @@ func (l *live) setTimer(now time.Time) {
 	})
 }
 
-// nextWake returns when something is next due, zero if nothing is.
+// nextWake returns when something is next due, zero if nothing is: the
+// end of the start wait, or what the open decision waits for.
 func (l *live) nextWake() time.Time {
 	if l.over {
 		return time.Time{}
@@ -44,6 +47,16 @@ func (l *live) nextWake() time.Time {
 	if !l.retryAt.IsZero() {
 		return l.retryAt
 	}
+	next := l.nextDue()
+	if l.waitPending() && (next.IsZero() || l.waitUntil.Before(next)) {
+		next = l.waitUntil
+	}
+	return next
+}
+
+// nextDue returns when the open decision next needs the loop, zero if
+// never.
+func (l *live) nextDue() time.Time {
 	_, i := l.decider()
 	if i < 0 || l.info.Seats[i].Player != Human {
 		return time.Time{}
@@ -53,7 +66,7 @@ func (l *live) nextWake() time.Time {
 		next = x // a report of another node's lapses: look again
 	}
 	if l.present(i) == 0 {
-		if g := l.graceEnd(i); next.IsZero() || g.Before(next) {
+		if g := l.graceEnd(i); (next.IsZero() || g.Before(next)) && !l.awaited(i) {
 			next = g
 		}
 		if !l.humansOnline() {
@@ -124,6 +137,10 @@ func (l *live) wake() {
 		l.retry()
 		return
 	}
+	if l.waitPending() && !now.Before(l.waitUntil) {
+		l.endWait(now)
+		return
+	}
 	seat, i := l.decider()
 	if i < 0 || l.info.Seats[i].Player != Human {
 		return
@@ -133,7 +150,7 @@ func (l *live) wake() {
 		l.expire(now)
 	case !l.deadline.IsZero() && !now.Before(l.deadline):
 		l.timeout(seat, i, now)
-	case l.present(i) == 0 && !now.Before(l.graceEnd(i)):
+	case l.present(i) == 0 && !now.Before(l.graceEnd(i)) && !l.awaited(i):
 		l.takeOver(ReasonAbandoned, now, i)
 	case l.present(i) > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd(i)):
 		l.takeOver(ReasonIdle, now, i)
@@ -148,6 +165,9 @@ func (l *live) wake() {
 // nearest thing to passing the rules have.
 func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
 	if l.table.OnTimeout == TimeoutBot {
+		if i < len(l.banks) {
+			l.banks[i] = 0 // spent: the bot plays on without a clock
+		}
 		l.takeOver(ReasonTimeout, now, i) // which logs it
 		return
 	}

@@ -439,6 +439,7 @@ func (l *live) readAhead(over bool) {
 		}
 	}
 	l.info, l.seq, l.last, l.takeovers, l.moved = l.rp.info, l.rp.seq, l.rp.last, l.rp.takeovers, l.rp.moved
+	l.banks, l.times, l.waitUntil = l.rp.bankList(), l.rp.times, l.rp.waitUntil
 	l.updated = l.last.At
 	l.snapshot()
 	for _, e := range evs {

@@ -79,7 +79,12 @@ type Config struct {
 	// that time, so that a table nobody comes to cannot hold its place for
 	// days.
 	MaxGrace time.Duration
-	// MinTime is the shortest turn time or grace a table may ask for
+	// StartWait is how long a timed game's clocks wait for the players
+	// of its human seats to arrive (default 2m): they start when every
+	// human seat is held, or at the end of this wait, when bots take the
+	// seats whose invites nobody claimed (clock_wait.go).
+	StartWait time.Duration
+	// MinTime is the shortest turn time, bank or grace a table may ask for
 	// (default 1s; tests lower it).
 	MinTime time.Duration
 
@@ -237,6 +242,15 @@ type Config struct {
 	// refused (EUNAVAILABLE) until the oldest signatures lapse.
 	MaxForwardSignatures int
 
+	// ChatEvery and ChatBurst are the token bucket of each seat's
+	// messages to the other players of its game (chat.go), quick
+	// messages and free text alike: one every ChatEvery (default 2s),
+	// ChatBurst at once (default 3). MaxChatText bounds a free text
+	// message, in bytes (default 200).
+	ChatEvery   time.Duration
+	ChatBurst   int // the bucket's size, in messages
+	MaxChatText int // in bytes
+
 	// MaxLiveGames caps the games live at once (default 10000).
 	MaxLiveGames int
 	// Recent is how many games GET /api/games lists by default (default 50).
@@ -263,6 +277,10 @@ func (c Config) withDefaults() Config {
 	def(&c.Grace, 2*time.Minute)
 	def(&c.MaxGrace, time.Hour)
 	def(&c.MinTime, time.Second)
+	def(&c.StartWait, 2*time.Minute)
+	def(&c.ChatEvery, 2*time.Second)
+	defInt(&c.ChatBurst, 3)
+	defInt(&c.MaxChatText, 200)
 	def(&c.PingInterval, 20*time.Second)
 	def(&c.WriteTimeout, 10*time.Second)
 	def(&c.IdleLimit, 10*time.Minute)

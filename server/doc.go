@@ -47,6 +47,13 @@
 // in a cluster, by one node that every other forwards to
 // (rematch_home.go).
 //
+// A table's clock is a time for each decision or a bank of time for each
+// seat with an increment or a delay (clock_bank.go, with the arithmetic in
+// record.TimeControl); a timed game's clocks wait for its invited players
+// (clock_wait.go). The players may send each other quick messages, and
+// free text at a table that allows it (chat.go), which are broadcast and
+// never stored.
+//
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETIMEOUT,
 // ETOOLARGE, ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in

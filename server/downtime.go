@@ -60,7 +60,7 @@ func (l *live) credit(now time.Time) *Event {
 	deadline := l.last.Deadline.Add(now.Sub(since))
 	l.credited = now
 	e := &Event{Kind: KindClock, At: now, Seat: seat.String()}
-	describe(e, l.game, deadline)
+	l.describeAt(e, deadline)
 	l.srv.repeats.Info("time given back to players' clocks", "game", l.id, "seat", seat.String(), "since", since, "given", now.Sub(since), "deadline", deadline)
 	return e
 }
@@ -116,7 +116,7 @@ func (l *live) owe(since, until time.Time) {
 	now := stamp()
 	l.credited = now
 	e := &Event{Kind: KindClock, At: now, Seat: seat.String()}
-	describe(e, l.game, deadline)
+	l.describeAt(e, deadline)
 	l.srv.repeats.Info("time given back to players' clocks", "game", l.id, "seat", seat.String(), "since", from, "given", until.Sub(from), "deadline", deadline)
 	l.commit([]*Event{e}) // on failure the game tries again later, from the outage's start
 }

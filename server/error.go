@@ -11,7 +11,7 @@ import (
 const (
 	EINVALID      = "EINVALID"      // the request is malformed or breaks the rules: 400
 	EUNAUTHORIZED = "EUNAUTHORIZED" // no seat token, or one that opens no seat of the game: 401
-	EFORBIDDEN    = "EFORBIDDEN"    // a cross-origin browser request: 403
+	EFORBIDDEN    = "EFORBIDDEN"    // a cross-origin browser request, or free text at a table without chat: 403
 	ENOTFOUND     = "ENOTFOUND"     // no such game or endpoint: 404
 	EMETHOD       = "EMETHOD"       // the endpoint does not take the request's method (Allow lists those it takes): 405
 	ECONFLICT     = "ECONFLICT"     // not the seat's turn, a stale event number, the game is over: 409

@@ -21,6 +21,7 @@ const (
 const (
 	KindHello = "hello" // first message of a WebSocket: the game, the seat, the last event
 	KindError = "error" // a message of the client was refused; nothing changed
+	// KindChat (chat.go): a player's message to the game's clients.
 )
 
 // What made an action, in an action event's By.
@@ -76,17 +77,33 @@ type Event struct {
 	Scores   []int      `json:"scores,omitempty"`   // in seat order, South first
 	Actions  []string   `json:"actions,omitempty"`  // the legal actions of ToAct
 	Deadline *time.Time `json:"deadline,omitempty"` // when ToAct runs out of time
-	Status   string     `json:"status,omitempty"`   // "live" or "finished"
+	// Banks, at a bank table, is each seat's bank in milliseconds, in seat
+	// order, as of the decision the event opens: ToAct's runs from the
+	// event's At (after its delay) until Deadline (clock_bank.go).
+	Banks []int64 `json:"banks_ms,omitempty"`
+	// UsedMS, for an action at a timed table, is the time its decision
+	// took as its clock counted it, in milliseconds.
+	UsedMS *int64 `json:"used_ms,omitempty"`
+	// WaitUntil, in the start event of a timed table with a seat nobody
+	// holds yet, is when the start wait ends: the clocks start when every
+	// human seat has its player, or then (clock_wait.go).
+	WaitUntil *time.Time `json:"wait_until,omitempty"`
+	Status    string     `json:"status,omitempty"` // "live" or "finished"
 
 	Ranks  []int  `json:"ranks,omitempty"`  // end: each seat's rank, 1 the best, in seat order
 	Result string `json:"result,omitempty"` // end: the record's Result tag
 	End    string `json:"end,omitempty"`    // end: why it ended
 	Seed   string `json:"seed,omitempty"`   // end: the revealed dice seed, hex
 
-	Game  string `json:"game,omitempty"`  // hello: the game's id
-	Last  int64  `json:"last,omitempty"`  // hello: the number of the game's last event
-	Error *Error `json:"error,omitempty"` // error: why the message was refused
-	Echo  string `json:"echo,omitempty"`  // error: the refused action, if any
+	Game string `json:"game,omitempty"` // hello: the game's id
+	// Expected, in a hello, names the seats a timed game's clocks wait
+	// for (State.Expected); WaitUntil then says until when.
+	Expected []string `json:"expected,omitempty"`
+	Last     int64    `json:"last,omitempty"`  // hello: the number of the game's last event
+	Say      string   `json:"say,omitempty"`   // chat: the quick message's id (QuickMessages); empty for free text
+	Text     string   `json:"text,omitempty"`  // chat: the text, a quick message's in English
+	Error    *Error   `json:"error,omitempty"` // error: why the message was refused
+	Echo     string   `json:"echo,omitempty"`  // error: the refused action, if any
 }
 
 // ReasonNoMove is the reason of a forced pass (an action by ByAuto): pass

@@ -46,6 +46,12 @@ func leaves(body []byte) bool {
 	return strictjson.Decode(body, &m) == nil && (m.Kind == server.KindResign || m.Kind == server.KindAbort) && m.Action == "" && m.Seq == 0
 }
 
+// chats reports whether a message is of kind chat: FuzzChatMessage's.
+func chats(body []byte) bool {
+	var m server.Message
+	return strictjson.Decode(body, &m) == nil && m.Kind == server.KindChat
+}
+
 // FuzzActionBody sends any body to POST .../actions for the seat to act:
 // the server either plays the legal action the body names, or refuses
 // with a JSON error and leaves the game as it was.
@@ -67,6 +73,9 @@ func FuzzActionBody(f *testing.F) {
 		}
 		if leaves([]byte(body)) {
 			t.Skip("a resign or an abort: TestResign and TestAbort")
+		}
+		if chats([]byte(body)) {
+			t.Skip("a chat message: FuzzChatMessage")
 		}
 		status, b := ts.request("POST", "/api/games/"+g.ID+"/actions", tokenToAct(g, before), body)
 		after := ts.state(g.ID)
@@ -103,6 +112,9 @@ func FuzzWebSocketMessage(f *testing.F) {
 		}
 		if leaves(msg) {
 			t.Skip("a resign or an abort: TestResign and TestAbort")
+		}
+		if chats(msg) {
+			t.Skip("a chat message: FuzzChatMessage")
 		}
 		c := ts.dial(g.ID, tokenToAct(g, before), before.Seq)
 		defer c.conn.CloseNow()

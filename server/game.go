@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
@@ -46,32 +48,36 @@ type live struct {
 	botsAlone atomic.Bool // bots hold every seat (see botsAlone), as of the last snapshot
 
 	// Owned by the loop.
-	info      *store.Game // the table; its seats change when a bot takes one
-	table     Table
-	game      *rules.Game
-	seq       int64     // the last event's number
-	last      *Event    // the last event, nil before the first
-	updated   time.Time // when the last event happened
-	deadline  time.Time // when the decider runs out of time; zero if untimed
-	turnStart time.Time // when the current decision opened (or the loop started)
-	active    time.Time // when a human seat's holder was last connected or acted (or the loop started)
-	retryAt   time.Time // when to try again after the store failed; zero if not waiting (recover.go)
-	failures  int       // the store's failures in a row
-	stale     bool      // a reload failed: what the loop holds may be ahead of the store
-	unheld    time.Time // since when the game could not be played (a restart, the store failing); zero if it can (downtime.go)
-	credited  time.Time // until when downtime was given back to the open decision (downtime.go)
-	subs      map[*subscriber]struct{}
-	online    []int       // live WebSocket connections of each seat's holder
-	idleSince []time.Time // when each seat's holders last came or went: the connection that brought them back, or the last one that closed
-	timer     *time.Timer
-	bots      []*bot             // each seat's bot, made when first needed
-	thinking  int64              // the event number a bot is thinking at; -1 if none
-	stopBot   context.CancelFunc // cancels the bot thinking
-	botTimer  *time.Timer        // plays a bot's chosen action when the table's bot delay is over
-	over      bool               // the end event is saved and the game marked finished
-	takeovers []takeover         // the seats bots took, for the record
-	moved     []bool             // each seat has played an action of its holder's (abort)
-	helpKey   string             // where the game stands in the server's index of positions without help; "" if nowhere
+	info       *store.Game // the table; its seats change when a bot takes one
+	table      Table
+	game       *rules.Game
+	seq        int64     // the last event's number
+	last       *Event    // the last event, nil before the first
+	updated    time.Time // when the last event happened
+	deadline   time.Time // when the decider runs out of time; zero if untimed
+	turnStart  time.Time // when the current decision opened (or the loop started)
+	active     time.Time // when a human seat's holder was last connected or acted (or the loop started)
+	retryAt    time.Time // when to try again after the store failed; zero if not waiting (recover.go)
+	failures   int       // the store's failures in a row
+	stale      bool      // a reload failed: what the loop holds may be ahead of the store
+	unheld     time.Time // since when the game could not be played (a restart, the store failing); zero if it can (downtime.go)
+	credited   time.Time // until when downtime was given back to the open decision (downtime.go)
+	subs       map[*subscriber]struct{}
+	online     []int       // live WebSocket connections of each seat's holder
+	idleSince  []time.Time // when each seat's holders last came or went: the connection that brought them back, or the last one that closed
+	timer      *time.Timer
+	bots       []*bot             // each seat's bot, made when first needed
+	thinking   int64              // the event number a bot is thinking at; -1 if none
+	stopBot    context.CancelFunc // cancels the bot thinking
+	botTimer   *time.Timer        // plays a bot's chosen action when the table's bot delay is over
+	over       bool               // the end event is saved and the game marked finished
+	takeovers  []takeover         // the seats bots took, for the record
+	moved      []bool             // each seat has played an action of its holder's (abort)
+	helpKey    string             // where the game stands in the server's index of positions without help; "" if nowhere
+	banks      []int64            // at a bank table, each seat's bank in ms as of the open decision; nil without (clock_bank.go)
+	times      []int64            // at a timed table, the time each action's decision used, in ms, in order; -1 where none was counted
+	waitUntil  time.Time          // when the start wait ends; zero if the game has none (clock_wait.go)
+	chatLimits []*rate.Limiter    // each seat's rate of chat messages, made when first needed (chat.go)
 }
 
 // newLive makes the live game of a replayed one; run starts its loop.
@@ -100,6 +106,7 @@ func newLive(s *Server, r *replayed) *live {
 		takeovers: r.takeovers,
 		moved:     r.moved,
 	}
+	l.banks, l.times, l.waitUntil = r.bankList(), r.times, r.waitUntil
 	if l.moved == nil {
 		l.moved = make([]bool, n)
 	}
@@ -208,6 +215,11 @@ func (l *live) resume() {
 	}
 	evs = l.advance(evs, now)
 	if len(evs) == 0 {
+		if e := l.clockStart(now); e != nil {
+			evs = append(evs, e) // the start wait ended while no server held the game
+		}
+	}
+	if len(evs) == 0 {
 		l.settle(now)
 		return
 	}
@@ -225,6 +237,7 @@ func (l *live) startEvent(now time.Time) *Event {
 		Seats:    seatInfos(l.pr, l.info.Seats, nil),
 		Table:    &t,
 	}
+	l.beginWait(e, now)
 	l.describe(e, now)
 	return e
 }
@@ -261,6 +274,9 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 				break
 			}
 			e := &Event{Kind: KindAction, At: now, Seat: p.Decider().String(), Action: "pass", By: ByAuto, Reason: ReasonNoMove}
+			if l.table.timed() {
+				e.UsedMS = new(int64) // played at once: no time
+			}
 			e.effect(l.pr, fx)
 			l.describe(e, now)
 			evs = append(evs, e)
@@ -286,22 +302,28 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 }
 
 // describe fills in the game after an event, with the deadline of the
-// decision it opens.
+// decision it opens and, at a bank table, the seats' banks.
 func (l *live) describe(e *Event, now time.Time) {
-	describe(e, l.game, l.deadlineAt(now))
+	l.describeAt(e, l.deadlineAt(now))
 }
 
 // deadlineAt returns when the decision open now must be taken: set only in
-// timed tables, for a human decider, after the roll.
+// timed tables, for a human decider, after the roll, once the start wait
+// is over (clock_wait.go); the decision may take the table's turn time,
+// or the decider's bank and the delay (clock_bank.go).
 func (l *live) deadlineAt(now time.Time) time.Time {
-	if l.table.TurnMS == 0 || l.game.Finished() {
+	if !l.table.timed() || l.game.Finished() {
 		return time.Time{}
 	}
 	p := l.game.Position()
-	if p.AwaitingRoll() || l.info.Seats[seatIndex(l.pr, p.Decider())].Player != Human {
+	if p.AwaitingRoll() || p.AwaitingRollOff() {
 		return time.Time{}
 	}
-	return now.Add(l.table.turnTime())
+	i := seatIndex(l.pr, p.Decider())
+	if l.info.Seats[i].Player != Human || l.waiting(now) {
+		return time.Time{}
+	}
+	return now.Add(l.allowed(i))
 }
 
 // act plays an action sent by the holder of seat i, after every check: it
@@ -378,6 +400,7 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 	fx := before.Effect(a) // legal, Play says
 	now := stamp()
 	e := &Event{Kind: KindAction, At: now, Seat: seat.String(), Action: a.Format(l.pr), By: by}
+	l.charge(e, seatIndex(l.pr, seat), now)
 	switch by {
 	case ByTimeout:
 		e.Reason = ReasonTimeout
@@ -437,6 +460,11 @@ func (l *live) commit(evs []*Event) error {
 		l.stored()
 		last := evs[len(evs)-1]
 		l.seq, l.last, l.updated = last.Seq, last, last.At
+		for _, e := range evs {
+			if e.Kind == KindAction {
+				l.times = append(l.times, usedOf(e))
+			}
+		}
 	}
 	l.srv.metrics.events.Add(float64(len(evs)))
 	if l.last.Kind == KindEnd {
@@ -493,7 +521,15 @@ func (l *live) snapshot() {
 	for i := range l.online {
 		online[i] = l.present(i) > 0
 	}
-	l.state.Store(newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated))
+	st := newState(l.pr, l.info, l.table, l.seq, l.last, online, l.updated)
+	if l.waiting(time.Now()) {
+		w := l.waitUntil
+		st.WaitUntil = &w
+		for _, i := range l.expected() {
+			st.Expected = append(st.Expected, l.pr.Seats()[i].String())
+		}
+	}
+	l.state.Store(st)
 	l.botsAlone.Store(botsAlone(l.info.Seats))
 	l.indexHelp(false)
 }
@@ -501,7 +537,7 @@ func (l *live) snapshot() {
 // record returns the game's record; the seed is left out while the game
 // goes on, and once it is over the server signs it.
 func (l *live) record() *record.Record {
-	return gameRecord(l.game, l.info, l.takeovers, termination(l.last), l.over, l.srv.cfg.SigningKey)
+	return gameRecord(l.game, l.info, l.table, l.times, l.takeovers, termination(l.last), l.over, l.srv.cfg.SigningKey)
 }
 
 // decider returns the seat that decides now and its index, or -1 if no one

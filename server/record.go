@@ -42,13 +42,14 @@ func (t takeover) String() string {
 // (their names, else "human" or the bot they started with), the date, the
 // game's id, the seats bots took over (the Takeover tag), the SeedHash and,
 // once the game is over, the Seed, so that anyone can check every roll
-// with `chaturaji verify`, and, with a key, the server's signature
+// with `chaturaji verify`, a timed table's TimeControl and the time each
+// decision took (record.Record.Times), and, with a key, the server's signature
 // (record.Sign), so that anyone with the server's public key can check
 // that it comes unchanged from the server. A live game's record is never
 // signed: it is not the game's final record. A game the server ended
 // outside the rules (aborted) has its termination, the Termination tag,
 // and the Result "*".
-func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, term string, over bool, key ed25519.PrivateKey) *record.Record {
+func gameRecord(g *rules.Game, info *store.Game, table Table, times []int64, takeovers []takeover, term string, over bool, key ed25519.PrivateKey) *record.Record {
 	tags := []record.Tag{{Name: "Site", Value: "chaturaji server"}, {Name: "Game", Value: info.ID}}
 	tags = append(tags, record.Tag{Name: "Date", Value: info.Created.UTC().Format("2006.01.02")})
 	for i, s := range g.Preset().Seats() {
@@ -74,7 +75,13 @@ func gameRecord(g *rules.Game, info *store.Game, takeovers []takeover, term stri
 	if term != "" {
 		tags = append(tags, record.Tag{Name: "Termination", Value: term})
 	}
+	if table.timed() {
+		tags = append(tags, record.Tag{Name: record.TimeControlTag, Value: table.timeControl().String()})
+	}
 	r := record.FromGame(g, tags...)
+	if table.timed() {
+		r.Times = recordTimes(r, times)
+	}
 	if !over {
 		r.Tags.Delete("Seed")
 		return r

@@ -104,7 +104,7 @@ func recordText(ctx context.Context, st store.Store, info *store.Game, kept []by
 		return "", err
 	}
 	over := r.game.Finished() || r.last != nil && r.last.Kind == KindEnd
-	text := gameRecord(r.game, r.info, r.takeovers, termination(r.last), over, x.Key).String()
+	text := gameRecord(r.game, r.info, r.table, r.times, r.takeovers, termination(r.last), over, x.Key).String()
 	if x.Keep && over && info.Status == store.Finished {
 		st.SetRecord(ctx, info.ID, []byte(text))
 	}

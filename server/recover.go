@@ -112,6 +112,7 @@ func (l *live) takeIn(r *replayed, evs []store.Event) []store.Event {
 	old := l.seq
 	l.rp = r
 	l.info, l.table, l.game, l.seq, l.last, l.takeovers, l.moved = r.info, r.table, r.game, r.seq, r.last, r.takeovers, r.moved
+	l.banks, l.times, l.waitUntil = r.bankList(), r.times, r.waitUntil
 	if l.last != nil {
 		l.updated = l.last.At
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/chaturaji/chaturaji/rules"
@@ -22,6 +23,8 @@ type replayed struct {
 
 	takeovers []takeover // the seats bots took, in order
 	moved     []bool     // each seat has played an action of its holder's
+	times     []int64    // the time each action's decision used, in ms; -1 where none was counted
+	waitUntil time.Time  // when the start wait ends; zero if none
 }
 
 // replay rebuilds a game from its stored table and events: the dice are
@@ -84,6 +87,7 @@ func (r *replayed) apply(se store.Event) error {
 		if s, ok := seatNamed(pr, e.Seat); ok && e.By == ByPlayer && seatIndex(pr, s) < len(r.moved) {
 			r.moved[seatIndex(pr, s)] = true
 		}
+		r.times = append(r.times, usedOf(e))
 	case KindSeat:
 		s, ok := seatNamed(pr, e.Seat)
 		if !ok {
@@ -101,6 +105,9 @@ func (r *replayed) apply(se store.Event) error {
 		for i, si := range e.Seats {
 			r.info.Seats[i].Player = si.Player
 		}
+		if e.WaitUntil != nil {
+			r.waitUntil = *e.WaitUntil
+		}
 	case KindEnd, KindClock:
 	default:
 		return fmt.Errorf("unknown kind")
@@ -111,6 +118,27 @@ func (r *replayed) apply(se store.Event) error {
 	r.seq = se.Seq
 	r.last = e
 	return nil
+}
+
+// bankList returns each seat's bank as of the last event, for a bank
+// table: the last event's, or the table's bank before the first.
+func (r *replayed) bankList() []int64 {
+	if r.table.BankMS == 0 {
+		return nil
+	}
+	if r.last != nil && len(r.last.Banks) == len(r.info.Seats) {
+		return slices.Clone(r.last.Banks)
+	}
+	return startBanks(r.table, len(r.info.Seats))
+}
+
+// usedOf returns the time an action event's decision used, in ms, -1 if
+// none was counted.
+func usedOf(e *Event) int64 {
+	if e.UsedMS == nil {
+		return -1
+	}
+	return *e.UsedMS
 }
 
 // deadline returns the decision deadline the last event set, zero if none.

@@ -26,7 +26,15 @@ type State struct {
 	Dice     string     `json:"dice"`               // the dice left to use, "-" before the roll
 	Scores   []int      `json:"scores"`             // in seat order, South first
 	Actions  []string   `json:"actions"`            // the legal actions of ToAct; empty before the roll and once over
-	Deadline *time.Time `json:"deadline,omitempty"` // when ToAct runs out of time; nil if untimed (a bot, before the roll, an untimed table)
+	Deadline *time.Time `json:"deadline,omitempty"` // when ToAct runs out of time; nil if untimed (a bot, before the roll, an untimed table, the start wait)
+	// Banks, at a bank table, is each seat's bank in milliseconds as of
+	// the open decision, in seat order; ToAct's runs down to Deadline.
+	Banks []int64 `json:"banks_ms,omitempty"`
+	// Expected, while a timed game's clocks wait for its players, names
+	// the human seats nobody holds yet, and WaitUntil when bots take them
+	// if still nobody does (clock_wait.go).
+	Expected  []string   `json:"expected,omitempty"`
+	WaitUntil *time.Time `json:"wait_until,omitempty"` // when the start wait ends
 
 	Ranks  []int  `json:"ranks,omitempty"`  // once over: each seat's rank, 1 the best, in seat order
 	Result string `json:"result,omitempty"` // once over: the record's Result tag
@@ -87,7 +95,7 @@ func newState(pr *rules.Preset, info *store.Game, table Table, seq int64, last *
 	if last.Actions != nil {
 		st.Actions = last.Actions
 	}
-	st.Deadline = last.Deadline
+	st.Deadline, st.Banks = last.Deadline, last.Banks
 	if last.Kind == KindEnd {
 		st.Status = string(store.Finished)
 		st.Ranks, st.Result, st.End, st.Seed = last.Ranks, last.Result, last.End, last.Seed

@@ -43,9 +43,22 @@ type NewGame struct {
 	// engine for hints and expected scores in its live position; false
 	// turns that help off, for everyone, enforced by the server (help.go).
 	Help *bool `json:"help,omitempty"`
-	// TurnMS is the time in milliseconds each human decision may take; 0
-	// for none.
+	// TurnMS is the time in milliseconds each human decision may take,
+	// whatever the others took (up to a week: a correspondence game's
+	// days); 0 for none.
 	TurnMS int64 `json:"turn_ms,omitempty"`
+	// BankMS is, in place of TurnMS, each human seat's bank of time in
+	// milliseconds for all its decisions, as chess clocks keep it: a
+	// decision's time is taken from its seat's bank, with IncrementMS or
+	// DelayMS (clock_bank.go); 0 for none.
+	BankMS int64 `json:"bank_ms,omitempty"`
+	// IncrementMS, with a bank, is added to a seat's bank after each of
+	// its decisions (Fischer).
+	IncrementMS int64 `json:"increment_ms,omitempty"`
+	// DelayMS, with a bank and no increment, is the part of each decision
+	// that costs no bank (a simple delay, as chess.com's four-player games
+	// have).
+	DelayMS int64 `json:"delay_ms,omitempty"`
 	// OnTimeout is what happens to a player out of time: "pass" (default)
 	// or "bot".
 	OnTimeout string `json:"on_timeout,omitempty"`
@@ -65,22 +78,35 @@ type NewGame struct {
 	// at a pace people can follow: absent for the server's default
 	// (Config.BotDelay, 800), 0 for none, at most Config.MaxBotDelay.
 	BotDelayMS *int64 `json:"bot_delay_ms,omitempty"`
+	// Chat, false unless set, lets the players write free text to each
+	// other besides the fixed quick messages (chat.go): for a game among
+	// friends, who were invited to it.
+	Chat bool `json:"chat,omitempty"`
 }
 
 // Table is a game's settings as the server keeps them: the time control,
 // what happens to absent players, the bot that takes over, and whether the
 // engine may help the players.
 type Table struct {
-	TurnMS    int64  `json:"turn_ms"`    // milliseconds a human decision may take; 0: untimed
-	OnTimeout string `json:"on_timeout"` // TimeoutPass or TimeoutBot
-	Help      bool   `json:"help"`       // engine help (hints, expected scores) for the live game's position (help.go)
-	AbandonMS int64  `json:"abandon_ms"` // grace of an absent player's turn
-	Takeover  string `json:"takeover"`   // ai.New spec of the bot that takes over
-	AutoPass  bool   `json:"auto_pass"`  // a forced `pass` is played at once
+	TurnMS int64 `json:"turn_ms"` // milliseconds a human decision may take; 0: untimed
+	// BankMS, IncrementMS and DelayMS are a bank of time for each seat
+	// with an increment or a delay, in place of TurnMS (NewGame's); 0
+	// for none, and in games stored before they were.
+	BankMS      int64  `json:"bank_ms,omitempty"`
+	IncrementMS int64  `json:"increment_ms,omitempty"` // added to a bank after each decision (Fischer)
+	DelayMS     int64  `json:"delay_ms,omitempty"`     // the part of each decision that costs no bank (simple delay)
+	OnTimeout   string `json:"on_timeout"`             // TimeoutPass or TimeoutBot
+	Help        bool   `json:"help"`                   // engine help (hints, expected scores) for the live game's position (help.go)
+	AbandonMS   int64  `json:"abandon_ms"`             // grace of an absent player's turn
+	Takeover    string `json:"takeover"`               // ai.New spec of the bot that takes over
+	AutoPass    bool   `json:"auto_pass"`              // a forced `pass` is played at once
 	// BotDelayMS is the least time in milliseconds from a bot's decision
 	// opening to its action; 0 for none (and for games stored before the
 	// setting was).
 	BotDelayMS int64 `json:"bot_delay_ms"`
+	// Chat lets the players write free text besides the quick messages
+	// (chat.go).
+	Chat bool `json:"chat,omitempty"`
 }
 
 func (t Table) turnTime() time.Duration { return time.Duration(t.TurnMS) * time.Millisecond }
@@ -127,6 +153,10 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	if t.TurnMS != 0 && (t.TurnMS < minMS || t.TurnMS > maxMS) {
 		return nil, t, Errorf(EINVALID, "turn_ms %d: want 0 (untimed) or %d to %d", t.TurnMS, minMS, maxMS)
 	}
+	if err := ng.checkBank(&t, minMS); err != nil {
+		return nil, t, err
+	}
+	t.Chat = ng.Chat
 	t.OnTimeout = ng.OnTimeout
 	switch t.OnTimeout {
 	case "":

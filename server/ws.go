@@ -244,7 +244,7 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 				c.conn.Close(websocket.StatusInternalError, "the game's events could not be read")
 				return
 			}
-			now = &State{Position: e.Position, ToAct: e.ToAct, Dice: e.Dice, Scores: e.Scores, Actions: e.Actions, Deadline: e.Deadline, Status: e.Status}
+			now = &State{Position: e.Position, ToAct: e.ToAct, Dice: e.Dice, Scores: e.Scores, Actions: e.Actions, Deadline: e.Deadline, Banks: e.Banks, Status: e.Status}
 			if missed[0].Seq <= after {
 				missed = missed[1:]
 			}
@@ -261,6 +261,7 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 		// missed nothing.
 		hello.Position, hello.ToAct, hello.Dice, hello.Scores = now.Position, now.ToAct, now.Dice, now.Scores
 		hello.Actions, hello.Deadline, hello.Status = now.Actions, now.Deadline, now.Status
+		hello.Banks, hello.Expected, hello.WaitUntil = now.Banks, now.Expected, now.WaitUntil
 	}
 	if c.seat >= 0 {
 		hello.Seat = c.pr.Seats()[c.seat].String()

@@ -41,6 +41,7 @@ const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--
                        [--max-bot-games-per-client N] [--max-games-per-client N]
                        [--max-takeover-level N] [--grace D]
                        [--max-grace D] [--idle-limit D] [--expiry D] [--rematch-wait D]
+                       [--start-wait D]
                        [--trusted-proxies CIDRS] [--request-rate N] [--costly-rate N]
                        [--max-conns N] [--max-conns-per-client N] [--body-timeout D]
                        [--retry-max D] [--log-level LEVEL] [--log-json]
@@ -130,6 +131,9 @@ Flags:
 	                   (default 30m)
 	--rematch-wait D   how long a finished game's rematch offer waits for its
 	                   players' answers (default 2m)
+	--start-wait D     how long a timed game's clocks wait for its invited players
+	                   to claim their seats before bots take those still unclaimed
+	                   (default 2m)
 	--trusted-proxies CIDRS
 	                   the reverse proxies whose X-Forwarded-For is believed, as
 	                   addresses or CIDR prefixes separated by commas, such as
@@ -199,6 +203,7 @@ func runServe(e *env, args []string) error {
 	expiry := fs.Duration("expiry", 30*time.Minute, "")
 	retryMax := fs.Duration("retry-max", 10*time.Second, "")
 	rematchWait := fs.Duration("rematch-wait", 2*time.Minute, "")
+	startWait := fs.Duration("start-wait", 2*time.Minute, "")
 	var proxies []netip.Prefix
 	fs.Func("trusted-proxies", "", func(s string) error {
 		ps, err := server.ParseTrustedProxies(s)
@@ -223,8 +228,8 @@ func runServe(e *env, args []string) error {
 	if *requestRate <= 0 || *costlyRate <= 0 {
 		return usageError("--request-rate %g, --costly-rate %g: want rates above 0", *requestRate, *costlyRate)
 	}
-	if *idleLimit <= 0 || *retryMax <= 0 || *expiry <= 0 || *rematchWait <= 0 {
-		return usageError("--idle-limit %v, --retry-max %v, --expiry %v, --rematch-wait %v: want durations above 0", *idleLimit, *retryMax, *expiry, *rematchWait)
+	if *idleLimit <= 0 || *retryMax <= 0 || *expiry <= 0 || *rematchWait <= 0 || *startWait <= 0 {
+		return usageError("--idle-limit %v, --retry-max %v, --expiry %v, --rematch-wait %v, --start-wait %v: want durations above 0", *idleLimit, *retryMax, *expiry, *rematchWait, *startWait)
 	}
 	for _, f := range []struct {
 		name string
@@ -283,8 +288,8 @@ func runServe(e *env, args []string) error {
 		MaxBotGames: *maxBotGames, MaxBotGamesPerClient: *maxBotGamesPerClient,
 		MaxGamesPerClient: *maxGamesPerClient, MaxTakeoverLevel: *maxTakeoverLevel, MaxGrace: *maxGrace, IdleLimit: *idleLimit, Expiry: *expiry,
 		TrustedProxies: proxies, RequestRate: *requestRate, CostlyRate: *costlyRate, RetryMax: *retryMax,
-		RematchWait: *rematchWait,
-		MaxConns:    *maxConns, MaxConnsPerClient: *maxConnsPerClient, BodyTimeout: *bodyTimeout,
+		RematchWait: *rematchWait, StartWait: *startWait,
+		MaxConns: *maxConns, MaxConnsPerClient: *maxConnsPerClient, BodyTimeout: *bodyTimeout,
 		Lease: *lease, Advertise: *advertise,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
