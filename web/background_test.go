@@ -49,7 +49,7 @@ func TestHiddenTabKeepsUp(t *testing.T) {
 			}
 			t.Fatal(err)
 		}
-		if !eval[bool](t, p, myTurn) {
+		if !eval[bool](t, p, "!!("+myTurn+")") {
 			t.Logf("the bots ended the game or took South's king after %d turns", turns)
 			break
 		}

@@ -121,7 +121,8 @@ func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
 	})
 	var vopts []chromedp.EmulateViewportOption
 	if mobile {
-		vopts = append(vopts, chromedp.EmulateMobile, chromedp.EmulateScale(2))
+		// A phone's screen is touched: the page sees pointer: coarse.
+		vopts = append(vopts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))
 	}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, vopts...)); err != nil {
 		cancel()

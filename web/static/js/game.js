@@ -138,6 +138,7 @@ class GamePage {
     this.board = new Board(byId('board'), preset);
     this.board.onAction = (a) => this.send(a);
     this.board.onRefuse = (m) => { this.say(m, 'error'); this.keys.say(m); };
+    this.board.onWait = (seat) => this.notYet(seat);
     this.keys = new BoardKeys(this.board, byId('announce'));
     this.diceView = new Dice(byId('dice'), preset);
     replace(byId('piece-key-host'), pieceKey(preset));
@@ -430,7 +431,7 @@ class GamePage {
     if (canAct) {
       what = [h('strong', {}, `Your turn, ${this.toAct}`),
         h('span', { class: 'turn-detail' }, roll,
-          decision || (onlyPass ? 'No piece of that kind can move: pass.' : moves ? 'Click or drag a highlighted piece.' : 'Choose an action.'))];
+          decision || (onlyPass ? 'No piece of that kind can move: pass.' : moves ? `${coarse() ? 'Tap' : 'Click'} or drag a highlighted piece.` : 'Choose an action.'))];
     } else {
       const who = info ? (info.name || api.playerLabel(info.player)) : '';
       what = [h('strong', {}, `${this.toAct} to ${decision ? 'decide' : 'move'}`), ` (${who})`,
@@ -500,6 +501,24 @@ class GamePage {
     }
   }
 
+  /**
+   * notYet says why a piece of this browser's army does not move: it is
+   * not the army's turn, or the page waits for the server.
+   * @param {string} letter the army of the piece clicked
+   */
+  notYet(letter) {
+    const seat = this.seatOf[letter] || '';
+    if (this.status !== 'live' || !this.held.has(seat)) return;
+    let m;
+    if (this.sending || this.pacer.shown < this.awaitSeq) m = 'Your move is on its way: wait for it to be played.';
+    else if (this.toAct && this.toAct !== seat) {
+      const info = this.seats.find((s) => s.seat === this.toAct);
+      m = `Not your turn yet: ${this.toAct} (${info ? (info.name || api.playerLabel(info.player)) : ''}) is to move.`;
+    } else return;
+    this.say(m, 'error');
+    this.keys.say(m);
+  }
+
   async askHint() {
     const pos = this.posText;
     const btn = /** @type {HTMLButtonElement} */ (byId('hint'));
@@ -543,6 +562,10 @@ class GamePage {
     el.dataset.state = s;
     switch (s) {
       case 'open':
+        // This browser's own seats are connected now: say so without
+        // waiting for the next look at the game's state.
+        for (const info of this.seats) if (this.held.has(info.seat)) info.online = true;
+        this.schedule();
         // Over, the sockets stay open for the rematch.
         el.textContent = this.status !== 'live' ? 'Finished' : this.wasDown ? 'Reconnected' : 'Live';
         if (this.wasDown) toast('Reconnected: the game is up to date.');
@@ -649,6 +672,11 @@ class GamePage {
       this.analysis.show(false);
     }
   }
+}
+
+/** coarse reports whether the person points with a finger (a phone's screen). */
+function coarse() {
+  return window.matchMedia('(pointer: coarse)').matches;
 }
 
 main();
