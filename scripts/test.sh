@@ -98,5 +98,7 @@ else
 	go test -count=1 $(go list ./... | grep -v -x -F "$race_pkgs")
 	step "go test -race, of the packages with concurrency"
 	# shellcheck disable=SC2086
-	go test -count=1 -race $race_pkgs
+	# -timeout: package web's browser tests, run six at once, take a few
+	# minutes; a hung one fails the run at 12 instead of holding it.
+	go test -count=1 -race -timeout 12m $race_pkgs
 fi

@@ -20,6 +20,9 @@ var (
 	browserErr  error
 )
 
+// The browser tests run beside each other (parallel), as many at once as
+// go test's -parallel allows: by default GOMAXPROCS, the CPUs. Six at once
+// on two busy CPUs ran Chromium out of time.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if browser != nil {
@@ -28,9 +31,22 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// parallel runs the test beside the package's other browser tests (at
+// most -parallel at once, GOMAXPROCS unless told): each has its own site and its own browser
+// context. newSite and newPage call it; it is called once a test.
+func parallel(t *testing.T) {
+	if _, again := parallelTests.LoadOrStore(t, true); !again {
+		t.Parallel()
+	}
+}
+
+// parallelTests holds the tests that called parallel.
+var parallelTests sync.Map
+
 // newSite starts a game server with the web client for one test.
 func newSite(t *testing.T) *webtest.Site {
 	t.Helper()
+	parallel(t)
 	s, err := webtest.NewSite(t.TempDir(), webtest.Config())
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +60,7 @@ func newSite(t *testing.T) *webtest.Site {
 // throws an error.
 func newPage(t *testing.T, width, height int64, mobile bool) *webtest.Page {
 	t.Helper()
+	parallel(t)
 	browserOnce.Do(func() { browser, browserErr = webtest.NewBrowser() })
 	if browserErr != nil {
 		t.Fatalf("the browser tests need Chromium: %v", browserErr)

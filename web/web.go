@@ -22,6 +22,7 @@ import (
 
 	"github.com/chaturaji/chaturaji/internal/allow"
 	"github.com/chaturaji/chaturaji/internal/strictjson"
+	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
 )
 
@@ -116,6 +117,10 @@ type site struct {
 	// turned engine help off (server.Server.HelpOff); nil without a game
 	// server.
 	helpOff func(pos string) bool
+	// gameFound reports whether the game server knows a game, for the
+	// status of its page (200 or 404); nil without a game server, when
+	// every game's page answers 200 and the page finds out.
+	gameFound func(r *http.Request, id string) bool
 }
 
 // file is an embedded file with its type and a strong ETag.
@@ -152,11 +157,11 @@ func newSite(opts Options) *site {
 		s.costly[pattern] = class == server.Costly
 	}
 	handle("GET /{$}", server.General, s.page("home.html"))
-	handle("GET /game/{id}", server.General, s.page("game.html"))
-	handle("GET /replay/{id}", server.General, s.page("replay.html"))
+	handle("GET /game/{id}", server.General, s.gamePage("game.html"))
+	handle("GET /replay/{id}", server.General, s.gamePage("replay.html"))
 	handle("GET /replay", server.General, s.page("replay.html"))
 	handle("GET /rules", server.General, s.page("rules.html"))
-	handle("GET /rules/{name}", server.General, s.page("rules.html"))
+	handle("GET /rules/{name}", server.General, s.rulesPage)
 	handle("GET /static/", server.General, s.handleStatic)
 	handle("GET /favicon.ico", server.General, func(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, s.files["favicon.svg"])
@@ -261,6 +266,46 @@ func (s *site) page(name string) http.HandlerFunc {
 		panic("web: no page " + name)
 	}
 	return func(w http.ResponseWriter, r *http.Request) { s.serveFile(w, r, f) }
+}
+
+// gamePage serves a game's page (the game, its replay): with 404 Not
+// Found, and the page saying so, for a game the server does not have.
+func (s *site) gamePage(name string) http.HandlerFunc {
+	serve := s.page(name)
+	f := s.files[name]
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.gameFound != nil && !s.gameFound(r, r.PathValue("id")) {
+			s.missing(w, f)
+			return
+		}
+		serve(w, r)
+	}
+}
+
+// rulesPage serves the rules page of a preset: with 404 Not Found, and
+// the page saying so, for rules that do not exist.
+func (s *site) rulesPage(w http.ResponseWriter, r *http.Request) {
+	f := s.files["rules.html"]
+	if name := r.PathValue("name"); len(name) > 200 || !knownRules(name) {
+		s.missing(w, f)
+		return
+	}
+	s.serveFile(w, r, f)
+}
+
+// knownRules reports whether a rules name (house rules allowed) names a
+// preset.
+func knownRules(name string) bool {
+	_, err := rules.Lookup(name)
+	return err == nil
+}
+
+// missing answers 404 with a page that tells what is missing itself.
+func (s *site) missing(w http.ResponseWriter, f *file) {
+	w.Header().Set("Content-Type", f.typ)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write(f.data)
 }
 
 // handleStatic serves /static/NAME.

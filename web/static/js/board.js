@@ -75,6 +75,8 @@ export class Board {
     this.onAction = () => {};
     /** @type {(message: string) => void} called when a move is refused */
     this.onRefuse = () => {};
+    /** @type {(letter: string) => void} a piece was clicked while the viewer may not act: its army's letter */
+    this.onWait = () => {};
     /** @type {{from: number, id: number, x0: number, y0: number, moved: boolean, toggle: boolean, el: SVGElement|null}|null} */
     this.drag = null;
     this.pendingRender = false;
@@ -466,6 +468,7 @@ export class Board {
     }
     const p = st.pos.board[sq];
     if (st.canAct && p && p.seat === st.pos.seat) this.onRefuse(this.whyNot(sq));
+    else if (!st.canAct && p) this.onWait(p.seat);
   }
 
   /**

@@ -23,6 +23,7 @@ import { Leave } from './leave.js';
 import { confirmAction } from './confirm.js';
 import { RematchPanel } from './rematch.js';
 import { Invites, claimFromAddress } from './invites.js';
+import { Notifier } from './notify.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -137,6 +138,7 @@ class GamePage {
     this.board = new Board(byId('board'), preset);
     this.board.onAction = (a) => this.send(a);
     this.board.onRefuse = (m) => { this.say(m, 'error'); this.keys.say(m); };
+    this.board.onWait = (seat) => this.notYet(seat);
     this.keys = new BoardKeys(this.board, byId('announce'));
     this.diceView = new Dice(byId('dice'), preset);
     replace(byId('piece-key-host'), pieceKey(preset));
@@ -144,7 +146,8 @@ class GamePage {
     this.moveList = new MoveList(byId('moves'), preset);
     this.trays = new Trays(byId('captures'), preset);
     this.sounds = new Sounds();
-    byId('sound-host').replaceChildren(this.sounds.switchButton());
+    this.notifier = new Notifier((t, k) => this.say(t, k));
+    byId('sound-host').replaceChildren(this.sounds.switchButton(), ...(this.held.size ? [this.notifier.switchButton()] : []));
     // Events are shown one after another, each given its animation's time.
     this.pacer = new Pacer((e, live) => this.take(e, live), () => this.schedule());
     this.analysis = new Analysis(byId('evalbar'), preset);
@@ -160,6 +163,8 @@ class GamePage {
     this.rematch = new RematchPanel(id, this.tokens, say);
     this.invites = new Invites(byId('invite'), id, preset, this.tokens);
     window.setInterval(() => this.refreshOnline(), 15000);
+    // Hidden with a frame asked for: it would never come.
+    document.addEventListener('visibilitychange', () => { if (document.hidden && this.frame > 0) this.schedule(); });
   }
 
   start() {
@@ -291,8 +296,23 @@ class GamePage {
     });
   }
 
-  /** schedule draws the page at the next frame: a burst of events draws once. */
+  /**
+   * schedule draws the page at the next frame: a burst of events draws
+   * once. A hidden tab gets no frames, yet its title, its sounds and its
+   * notification must keep up: there it draws once the event's task is
+   * done, and a frame asked for before the tab was hidden is drawn then.
+   */
   schedule() {
+    if (document.hidden) {
+      if (this.frame > 0) cancelAnimationFrame(this.frame);
+      else if (this.frame) return;
+      this.frame = -1;
+      queueMicrotask(() => {
+        this.frame = 0;
+        this.render();
+      });
+      return;
+    }
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
@@ -351,7 +371,10 @@ class GamePage {
     // The tab says when it is this page's turn, and so does a sound (not
     // for the turn the page opens on).
     document.title = canAct ? `Your turn · ${this.baseTitle}` : this.baseTitle;
-    if (canAct && !this.couldAct && this.liveSeen) this.sounds.play('turn');
+    if (canAct && !this.couldAct && this.liveSeen) {
+      this.sounds.play('turn');
+      this.notifier.turn(`${this.toAct} to move in ${this.preset.name} game ${id}.`, `chaturaji-${id}`);
+    }
     this.couldAct = canAct;
     this.renderTurn(canAct);
     this.renderActions(canAct);
@@ -377,7 +400,7 @@ class GamePage {
       const aborted = !!this.end && this.end.end === 'aborted';
       const reason = aborted ? (this.end && this.end.seat ? `aborted by ${this.end.seat}, no result` : 'aborted by the server: everyone left, no result') : this.end && this.end.end ? this.end.end : 'the game is over';
       replace(el, h('strong', {}, aborted ? 'Game aborted' : 'Game over'), ` — ${reason}. `,
-        this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last' }, this.lastSaid) : null,
+        this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last', title: this.lastSaid }, this.lastSaid) : null,
         this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
       el.className = 'turn-banner done';
       return;
@@ -408,13 +431,13 @@ class GamePage {
     if (canAct) {
       what = [h('strong', {}, `Your turn, ${this.toAct}`),
         h('span', { class: 'turn-detail' }, roll,
-          decision || (onlyPass ? 'No piece of that kind can move: pass.' : moves ? 'Click or drag a highlighted piece.' : 'Choose an action.'))];
+          decision || (onlyPass ? 'No piece of that kind can move: pass.' : moves ? `${coarse() ? 'Tap' : 'Click'} or drag a highlighted piece.` : 'Choose an action.'))];
     } else {
       const who = info ? (info.name || api.playerLabel(info.player)) : '';
       what = [h('strong', {}, `${this.toAct} to ${decision ? 'decide' : 'move'}`), ` (${who})`,
         h('span', { class: 'turn-detail' }, decision || roll)];
     }
-    replace(el, armyBadge(letter, 22), ' ', ...what, this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last' }, this.lastSaid) : null);
+    replace(el, armyBadge(letter, 22), ' ', ...what, this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last', title: this.lastSaid }, this.lastSaid) : null);
     el.className = `turn-banner${canAct ? ' mine' : ''}`;
   }
 
@@ -478,6 +501,24 @@ class GamePage {
     }
   }
 
+  /**
+   * notYet says why a piece of this browser's army does not move: it is
+   * not the army's turn, or the page waits for the server.
+   * @param {string} letter the army of the piece clicked
+   */
+  notYet(letter) {
+    const seat = this.seatOf[letter] || '';
+    if (this.status !== 'live' || !this.held.has(seat)) return;
+    let m;
+    if (this.sending || this.pacer.shown < this.awaitSeq) m = 'Your move is on its way: wait for it to be played.';
+    else if (this.toAct && this.toAct !== seat) {
+      const info = this.seats.find((s) => s.seat === this.toAct);
+      m = `Not your turn yet: ${this.toAct} (${info ? (info.name || api.playerLabel(info.player)) : ''}) is to move.`;
+    } else return;
+    this.say(m, 'error');
+    this.keys.say(m);
+  }
+
   async askHint() {
     const pos = this.posText;
     const btn = /** @type {HTMLButtonElement} */ (byId('hint'));
@@ -521,6 +562,10 @@ class GamePage {
     el.dataset.state = s;
     switch (s) {
       case 'open':
+        // This browser's own seats are connected now: say so without
+        // waiting for the next look at the game's state.
+        for (const info of this.seats) if (this.held.has(info.seat)) info.online = true;
+        this.schedule();
         // Over, the sockets stay open for the rematch.
         el.textContent = this.status !== 'live' ? 'Finished' : this.wasDown ? 'Reconnected' : 'Live';
         if (this.wasDown) toast('Reconnected: the game is up to date.');
@@ -578,18 +623,22 @@ class GamePage {
     }
     this.rematch.show(this.seats);
     replace(box,
+      // The results scroll if they must; the rematch and the buttons
+      // below them stay in sight.
       h('div', { class: 'over-card', role: 'dialog', 'aria-labelledby': 'over-title' },
-        h('h2', { id: 'over-title' }, aborted ? 'Game aborted' : 'Game over'),
-        h('p', { class: 'muted' }, aborted ? (e.seat ? `${e.seat} aborted the game in its first round: it has no result.` : 'Everyone left the game, and the server has no room for another game of bots alone: it was aborted, with no result.') : `${e.end || ''}`),
-        ...this.overGains(e),
-        h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
-        chart,
+        h('div', { class: 'over-body', tabindex: '0', 'aria-label': 'Results' },
+          h('h2', { id: 'over-title' }, aborted ? 'Game aborted' : 'Game over'),
+          h('p', { class: 'muted' }, aborted ? (e.seat ? `${e.seat} aborted the game in its first round: it has no result.` : 'Everyone left the game, and the server has no room for another game of bots alone: it was aborted, with no result.') : `${e.end || ''}`),
+          ...this.overGains(e),
+          h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
+          chart),
+        h('div', { class: 'over-foot' },
         this.rematch.el,
         h('div', { class: 'button-row' },
           h('a', { class: 'button', href: `/replay/${encodeURIComponent(id)}` }, 'Replay & verify dice'),
           h('a', { class: 'button secondary', href: `/api/games/${encodeURIComponent(id)}/record`, download: `chaturaji-${id}.txt` }, 'Download record'),
           h('button', { type: 'button', class: 'secondary', onclick: () => { this.overDismissed = true; this.render(); } }, 'Show the board')),
-        h('p', { class: 'small muted seed' }, 'Dice seed revealed: ', h('code', {}, e.seed || ''))));
+        h('p', { class: 'small muted seed' }, 'Dice seed revealed: ', h('code', {}, e.seed || '')))));
     box.hidden = false;
   }
 
@@ -623,6 +672,11 @@ class GamePage {
       this.analysis.show(false);
     }
   }
+}
+
+/** coarse reports whether the person points with a finger (a phone's screen). */
+function coarse() {
+  return window.matchMedia('(pointer: coarse)').matches;
 }
 
 main();

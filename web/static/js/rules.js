@@ -14,7 +14,14 @@ async function main() {
   const [list, pr] = await Promise.all([api.presets().catch(() => []), api.preset(name).catch((e) => e)]);
   replace(byId('preset-nav'), ...list.map((p) => h('a', { href: `/rules/${encodeURIComponent(p.name)}`, class: p.name === name ? 'current' : '', title: p.title }, p.name)));
   if (pr instanceof Error) {
-    replace(byId('rules-text'), h('h1', {}, 'No such rules'), h('p', { class: 'error' }, pr.message));
+    // No board, no "Play this game": only what exists, to choose from.
+    document.title = 'Rules not found · Chaturaji';
+    byId('start-board').remove();
+    byId('legend').remove();
+    byId('play-preset').remove();
+    replace(byId('rules-text'), h('h1', {}, 'Rules not found'),
+      h('p', {}, `There are no rules called "${name}" here. The games this server plays are listed above; `, h('a', { href: '/rules' }, 'see the rules of Chaturaji'), '.'));
+    document.body.dataset.missing = 'notfound';
     return;
   }
   document.title = `${pr.name} · Rules · Chaturaji`;

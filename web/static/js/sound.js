@@ -44,6 +44,10 @@ export class Sounds {
     if (!list || this.muted) return;
     document.dispatchEvent(new CustomEvent('chaturaji:sound', { detail: name }));
     try {
+      // Before the person has clicked or pressed a key the browser allows
+      // no sound, and warns of every AudioContext made: a spectator who
+      // has not touched the page hears nothing, and warns of nothing.
+      if (!this.ctx && navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
       if (!this.ctx) this.ctx = new AudioContext();
       const ctx = this.ctx;
       if (ctx.state === 'suspended') ctx.resume().catch(() => {});
