@@ -91,14 +91,15 @@ fi
 race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|learn|web|account|lobby|cmd/chaturaji)($|/)' || true)
 if [ "${CHATURAJI_RACE:-1}" = 0 ] || [ -z "$race_pkgs" ]; then
 	step "go test (the race detector left out: CHATURAJI_RACE=0)"
-	go test -count=1 ./...
+	go test -count=1 -timeout 20m ./...
 else
 	step "go test, without the race detector, of the packages without concurrency"
 	# shellcheck disable=SC2046
 	go test -count=1 $(go list ./... | grep -v -x -F "$race_pkgs")
 	step "go test -race, of the packages with concurrency"
+	# -timeout: package web's browser tests, as many at once as there are
+	# cores, take minutes; a hung test fails the run at 20 minutes
+	# instead of holding it.
 	# shellcheck disable=SC2086
-	# -timeout: package web's browser tests, run six at once, take a few
-	# minutes; a hung one fails the run at 12 instead of holding it.
-	go test -count=1 -race -timeout 12m $race_pkgs
+	go test -count=1 -race -timeout 20m $race_pkgs
 fi
