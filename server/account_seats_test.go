@@ -67,7 +67,9 @@ func TestAccountSeats(t *testing.T) {
 		}
 		st = ts.waitState(g.ID, waitLong, func(s *server.State) bool { return s.ToAct == "West" })
 		ws.send(server.Message{Kind: "action", Action: firstAction(t, st), Seq: st.Seq})
-		ws.until(func(e server.Event) bool { return e.Kind == server.KindAction && e.Seat == "West" && e.By == server.ByPlayer })
+		ws.until(func(e server.Event) bool {
+			return e.Kind == server.KindAction && e.Seat == "West" && e.By == server.ByPlayer
+		})
 		for st = ts.state(g.ID); st.ToAct == "West"; st = ts.state(g.ID) {
 			bala.want(http.StatusOK, "POST", "/api/games/"+g.ID+"/actions", `{"action": "`+firstAction(t, st)+`", "seq": `+itoa(st.Seq)+`}`)
 		}

@@ -227,7 +227,7 @@ func TestAccountPasswords(t *testing.T) {
 		// Export: everything kept, to download.
 		resp, b = laptop.do("GET", "/api/account/export", "")
 		var data struct {
-			Account struct{ Name string }
+			Account  struct{ Name string }
 			Sessions []json.RawMessage
 		}
 		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Disposition"), "attachment") ||
