@@ -27,14 +27,14 @@ type SignUp struct {
 
 // SignIn is the body of POST /api/account/signin.
 type SignIn struct {
-	Username string `json:"username"`
-	Password string `json:"password"`
+	Username string `json:"username"` // any case
+	Password string `json:"password"` // as set
 }
 
 // Recover is the body of POST /api/account/recover: a recovery code, spent
 // once, signs in and sets a new password.
 type Recover struct {
-	Username string `json:"username"`
+	Username string `json:"username"` // any case
 	Code     string `json:"code"`     // one of the account's recovery codes, any case, dashes or not
 	Password string `json:"password"` // the new password
 }
@@ -48,15 +48,15 @@ type PasswordChange struct {
 // DeleteAccount is the body of POST /api/account/delete: the account's
 // username again, as a confirmation.
 type DeleteAccount struct {
-	Confirm string `json:"confirm"`
+	Confirm string `json:"confirm"` // the account's username, any case
 }
 
 // PasskeyFinish is the body of POST /api/account/passkeys/register/finish
 // and POST /api/account/passkeys/signin/finish: the ceremony's id and the
 // browser's PublicKeyCredential as its toJSON() gives it.
 type PasskeyFinish struct {
-	Ceremony   string          `json:"ceremony"`
-	Credential json.RawMessage `json:"credential"`
+	Ceremony   string          `json:"ceremony"`       // the id its beginning gave
+	Credential json.RawMessage `json:"credential"`     // PublicKeyCredential.toJSON()
 	Name       string          `json:"name,omitempty"` // a new passkey's label (registration only), at most 64 bytes
 }
 
@@ -71,10 +71,10 @@ type empty struct{}
 // Me is the signed-in account as its holder sees it: the answer of GET
 // /api/account, of a sign-up (with its recovery codes) and of a sign-in.
 type Me struct {
-	Name              string        `json:"name"`
-	Created           time.Time     `json:"created"`
-	HasPassword       bool          `json:"has_password"`
-	Passkeys          []PasskeyInfo `json:"passkeys"`
+	Name              string        `json:"name"`                     // the username as its holder wrote it
+	Created           time.Time     `json:"created"`                  // when the account was made
+	HasPassword       bool          `json:"has_password"`             // whether it signs in with a password
+	Passkeys          []PasskeyInfo `json:"passkeys"`                 // oldest first
 	Sessions          int           `json:"sessions"`                 // the account's signed-in clients, this one included
 	RecoveryCodesLeft int           `json:"recovery_codes_left"`      // recovery codes not spent
 	RecoveryCodes     []string      `json:"recovery_codes,omitempty"` // after a sign-up or POST .../recovery-codes only: shown this once
@@ -82,12 +82,12 @@ type Me struct {
 
 // PasskeyInfo is one of an account's passkeys.
 type PasskeyInfo struct {
-	ID         string     `json:"id"` // the credential id, base64url (the browser's rawId)
-	Name       string     `json:"name"`
-	Transports []string   `json:"transports,omitempty"`
-	Synced     bool       `json:"synced"` // a passkey a provider syncs between devices
-	Created    time.Time  `json:"created"`
-	LastUsed   *time.Time `json:"last_used,omitempty"`
+	ID         string     `json:"id"`                   // the credential id, base64url (the browser's rawId)
+	Name       string     `json:"name"`                 // the label its holder gave it
+	Transports []string   `json:"transports,omitempty"` // how the browser reaches the authenticator
+	Synced     bool       `json:"synced"`               // a passkey a provider syncs between devices
+	Created    time.Time  `json:"created"`              // when it was registered
+	LastUsed   *time.Time `json:"last_used,omitempty"`  // when it last signed in, if it did
 }
 
 // Ceremony is the answer that begins a passkey ceremony: its id, to send
@@ -96,8 +96,8 @@ type PasskeyInfo struct {
 // PublicKeyCredential.parseCreationOptionsFromJSON or
 // parseRequestOptionsFromJSON reads options.publicKey).
 type Ceremony struct {
-	Ceremony string `json:"ceremony"`
-	Options  any    `json:"options"`
+	Ceremony string `json:"ceremony"` // to send back with the browser's answer
+	Options  any    `json:"options"`  // {"publicKey": ...}, go-webauthn's protocol.CredentialCreation or CredentialAssertion
 }
 
 // accountRoutes adds the endpoints of accounts to the API.
