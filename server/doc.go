@@ -54,6 +54,13 @@
 // free text at a table that allows it (chat.go), which are broadcast and
 // never stored.
 //
+// Accounts are optional: when the store keeps them (store.AccountsOf), the
+// server serves package account under /api/account (account.go), with the
+// session in a cookie that counts only on the server's own pages
+// (session.go), failed sign-ins counted per username (signin.go), and the
+// seats of signed-in players held by their accounts, which act for them
+// from any device without the seats' tokens (holder.go).
+//
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETIMEOUT,
 // ETOOLARGE, ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chaturaji/chaturaji/account"
 	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
@@ -43,6 +44,10 @@ type Server struct {
 	help        helpIndex // the live positions of the games without engine help (help.go)
 	rematches   rematches // the rematch offers of finished games (rematch.go)
 	node        *node     // with Config.Cluster, this node of the cluster, set by Start (cluster.go)
+
+	accounts    *account.Service // the players' accounts; nil if the store keeps none (session.go)
+	accountsErr error            // why the accounts could not be set up, for Start to report
+	names       *nameFailures    // the failed sign-ins under each username (signin.go)
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
@@ -86,6 +91,10 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		heldSince: time.Now(),
 	}
 	s.cop = s.crossOriginProtection()
+	s.names = newNameFailures(cfg.NameFailures, cfg.NameWindow, cfg.MaxNames)
+	if as := store.AccountsOf(st); as != nil {
+		s.accounts, s.accountsErr = account.New(as, cfg.Accounts)
+	}
 	s.metrics.countClients(s.budgets.len)
 	s.metrics.countNode(s.owned, s.relayed)
 	s.routes()
@@ -93,7 +102,8 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 }
 
 // Start loads every live game from the store and resumes it exactly where
-// it was: its events are replayed, and its bots and clocks start again.
+// it was (first it reports the accounts' settings that New could not take,
+// Config.Accounts): its events are replayed, and its bots and clocks start again.
 // Deadlines are absolute times, so a restart honours them, and the time
 // since the last server's last heartbeat is given back to the open
 // decisions (downtime.go). It returns once every game has saved what was
@@ -104,6 +114,9 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 // (cluster.go): it adopts its share of the games no node holds, and
 // more as leases lapse.
 func (s *Server) Start(ctx context.Context) error {
+	if s.accountsErr != nil {
+		return fmt.Errorf("server: accounts: %w", s.accountsErr)
+	}
 	if s.cfg.Cluster {
 		if err := s.startCluster(ctx); err != nil {
 			return err
@@ -367,12 +380,14 @@ type opening struct {
 	players []string // per seat: Human or "bot:SPEC"
 	names   []string // per seat, or fewer
 	hosts   []int    // the human seats the creator holds, ascending
+	holders []string // per seat, or fewer: the account that holds it, if any
 	rematch string   // the finished game whose rematch this is, if it is one
 }
 
 // create starts a new game for the client at address client, as a
-// request to POST /api/games asks (open).
-func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Created, error) {
+// request to POST /api/games asks (open); the seats the creator takes are
+// its account's if it is signed in (creator not nil).
+func (s *Server) create(ctx context.Context, ng *NewGame, client string, creator *account.Account) (*Created, error) {
 	pr, table, err := ng.check(s.cfg)
 	if err != nil {
 		return nil, err
@@ -382,7 +397,17 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 		return nil, err
 	}
 	table.Help = ng.Help == nil || *ng.Help
-	return s.open(ctx, &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts}, client)
+	o := &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts}
+	if creator != nil {
+		// A signed-in creator's seats are its account's, under its name.
+		o.names = make([]string, len(ng.Seats))
+		copy(o.names, ng.Names)
+		o.holders = make([]string, len(ng.Seats))
+		for _, i := range hosts {
+			o.names[i], o.holders[i] = creator.Name, creator.ID
+		}
+	}
+	return s.open(ctx, o, client)
 }
 
 // open starts a new game for the client at address client: a fresh seed
@@ -434,6 +459,9 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		if i < len(o.names) {
 			seat.Name = o.names[i]
 		}
+		if i < len(o.holders) {
+			seat.Account = o.holders[i]
+		}
 		cs := CreatedSeat{Seat: pr.Seats()[i].String(), Player: player, Name: seat.Name}
 		switch {
 		case player != Human:
@@ -476,6 +504,8 @@ func (s *Server) sweep() {
 			s.budgets.sweep(now)
 			s.memory.Trim()
 			s.rematches.sweep(s)
+			s.names.sweep(now)
+			s.purgeSessions()
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/chaturaji/chaturaji/account"
 	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/keyfile"
 	"github.com/chaturaji/chaturaji/record"
@@ -44,7 +46,8 @@ const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--
                        [--start-wait D]
                        [--trusted-proxies CIDRS] [--request-rate N] [--costly-rate N]
                        [--max-conns N] [--max-conns-per-client N] [--body-timeout D]
-                       [--retry-max D] [--log-level LEVEL] [--log-json]
+                       [--retry-max D] [--public-url URL] [--account-rate N]
+                       [--hash-concurrency N] [--hash-waiters N] [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -161,6 +164,19 @@ Flags:
 	--advertise URL    with PostgreSQL, the URL at which the other nodes reach
 	                   this one (default http:// and the address listened on,
 	                   127.0.0.1 for a wildcard: give it across machines)
+	--public-url URL   the address players reach the site at, such as
+	                   https://chaturaji.example: its host is the passkeys'
+	                   relying party and its origin theirs (without it passkeys
+	                   are off, and accounts sign in with passwords), and with
+	                   https the session cookie is Secure
+	--account-rate N   each client's sign-ups, sign-ins, recoveries, password
+	                   changes and passkey ceremonies a second (default 0.2,
+	                   12 a minute, bursts of 20)
+	--hash-concurrency N
+	                   the password hashes (argon2id, 19 MiB each) that run at
+	                   once (default 2)
+	--hash-waiters N   the password hashes that may wait for their turn
+	                   (default 64); past it a sign-in is refused at once (503)
 	--log-level LEVEL  debug, info, warn or error (default info)
 	--log-json         write the logs as JSON (default text), on standard error
 `
@@ -217,6 +233,10 @@ func runServe(e *env, args []string) error {
 	bodyTimeout := fs.Duration("body-timeout", 10*time.Second, "")
 	lease := fs.Duration("lease", 5*time.Second, "")
 	advertise := fs.String("advertise", "", "")
+	publicURL := fs.String("public-url", "", "")
+	accountRate := fs.Float64("account-rate", 0.2, "")
+	hashConcurrency := fs.Int("hash-concurrency", 2, "")
+	hashWaiters := fs.Int("hash-waiters", 64, "")
 	level := fs.String("log-level", "info", "")
 	logJSON := fs.Bool("log-json", false, "")
 	if err := parseFlags(e, fs, serveHelp, args); err != nil {
@@ -241,6 +261,19 @@ func runServe(e *env, args []string) error {
 	}
 	if *lease < 100*time.Millisecond {
 		return usageError("--lease %v: want 100ms or more", *lease)
+	}
+	if *accountRate <= 0 || *hashConcurrency < 1 || *hashWaiters < 1 {
+		return usageError("--account-rate %g, --hash-concurrency %d, --hash-waiters %d: want a rate above 0 and counts of 1 or more", *accountRate, *hashConcurrency, *hashWaiters)
+	}
+	accounts := account.Config{HashConcurrency: *hashConcurrency, HashWaiters: *hashWaiters}
+	secure := false
+	if *publicURL != "" {
+		u, err := url.Parse(*publicURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" || u.Path != "" && u.Path != "/" {
+			return usageError("--public-url %q: want the site's address, such as https://chaturaji.example", *publicURL)
+		}
+		accounts.RPID, accounts.RPOrigins = u.Hostname(), []string{u.Scheme + "://" + u.Host}
+		secure = u.Scheme == "https"
 	}
 	if *bodyTimeout <= 0 {
 		return usageError("--body-timeout %v: want a duration above 0", *bodyTimeout)
@@ -291,6 +324,7 @@ func runServe(e *env, args []string) error {
 		RematchWait: *rematchWait, StartWait: *startWait,
 		MaxConns: *maxConns, MaxConnsPerClient: *maxConnsPerClient, BodyTimeout: *bodyTimeout,
 		Lease: *lease, Advertise: *advertise,
+		Accounts: accounts, SecureCookies: secure, AccountRate: *accountRate,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
