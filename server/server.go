@@ -53,6 +53,8 @@ type Server struct {
 	// The games of bots alone being created, not yet in games; guarded by
 	// mu (see admit).
 	pending reserved
+
+	toRate chan string // finished rated games for the rater (rated.go)
 }
 
 // New returns a server that keeps its games in st and logs to logger. Start
@@ -80,6 +82,7 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		budgets: newBudgets(cfg),
 		conns:   newConnCounter(cfg.MaxConnsPerAddr),
 		games:   make(map[string]*live),
+		toRate:  make(chan string, rateRequests),
 		repeats: newRepeats(logger, cfg.RepeatLog),
 		// Before its first heartbeat: a game's last heartbeat before it is
 		// another server's (downtime.go).
@@ -112,6 +115,7 @@ func (s *Server) Start(ctx context.Context) error {
 		if s.track() {
 			go s.heartbeat()
 		}
+		s.startRater()
 		return nil
 	}
 	games, err := s.store.Games(ctx, store.Filter{Status: store.Live, Limit: math.MaxInt32})
@@ -140,6 +144,7 @@ func (s *Server) Start(ctx context.Context) error {
 	if s.track() {
 		go s.heartbeat()
 	}
+	s.startRater()
 	return nil
 }
 
@@ -368,6 +373,9 @@ type opening struct {
 	names   []string // per seat, or fewer
 	hosts   []int    // the human seats the creator holds, ascending
 	rematch string   // the finished game whose rematch this is, if it is one
+	// accounts are the accounts holding the seats, per seat or fewer: ""
+	// for a guest's seat and a bot's.
+	accounts []string
 }
 
 // create starts a new game for the client at address client, as a
@@ -382,7 +390,7 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 		return nil, err
 	}
 	table.Help = ng.Help == nil || *ng.Help
-	return s.open(ctx, &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts}, client)
+	return s.open(ctx, &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts, accounts: ng.Accounts}, client)
 }
 
 // open starts a new game for the client at address client: a fresh seed
@@ -405,6 +413,9 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		return nil, Errorf(EUNAVAILABLE, "the server has %d live games, its limit; try again later", n)
 	}
 	pr := o.pr
+	if err := checkRated(pr, o.table.Rated, o.players, o.accounts); err != nil {
+		return nil, err // the one rule every way of making a game passes
+	}
 	creator := creatorKey(client)
 	release, err := s.admit(creator, !slices.Contains(o.players, Human))
 	if err != nil {
@@ -427,12 +438,16 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		Status:   store.Live,
 		Created:  now,
 		Updated:  now,
+		Rated:    o.table.Rated,
 	}
 	c := &Created{ID: info.ID, Rules: info.Rules, SeedHash: info.SeedHash, Table: o.table}
 	for i, player := range o.players {
 		seat := store.Seat{Player: player}
 		if i < len(o.names) {
 			seat.Name = o.names[i]
+		}
+		if i < len(o.accounts) && player == Human {
+			seat.Account = o.accounts[i]
 		}
 		cs := CreatedSeat{Seat: pr.Seats()[i].String(), Player: player, Name: seat.Name}
 		switch {

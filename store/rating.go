@@ -62,35 +62,35 @@ const (
 
 // Rating is an account's rating in one ruleset, as the store keeps it.
 type Rating struct {
-	Account string
-	Rules   string
-	Mu      float64 // package rating's Mu
-	Sigma   float64 // package rating's Sigma
-	Games   int     // rated games played in the ruleset
-	Firsts  int     // of them, the games it ended first in (a tie for first counts)
-	Score   int64   // the sum of its scores in them
-	Played  time.Time
+	Account string    // the account's id
+	Rules   string    // the ruleset (Game.Rules)
+	Mu      float64   // package rating's Mu
+	Sigma   float64   // package rating's Sigma
+	Games   int       // rated games played in the ruleset
+	Firsts  int       // of them, the games it ended first in (a tie for first counts)
+	Score   int64     // the sum of its scores in them
+	Played  time.Time // when its last rated game in the ruleset ended
 }
 
 // Played is one account's rating in one rated game: a point of its
 // history.
 type Played struct {
-	Account     string
-	Game        string
-	Rules       string
+	Account     string    // the account's id
+	Game        string    // the game's id
+	Rules       string    // the game's ruleset
 	At          time.Time // when the game ended
-	MuBefore    float64
-	SigmaBefore float64
-	Mu          float64 // after the game
-	Sigma       float64 // after the game
-	Rank        int     // its place, 1 the best; equal for a tie
-	Score       int     // its seat's score at the end
+	MuBefore    float64   // before the game
+	SigmaBefore float64   // before the game
+	Mu          float64   // after the game
+	Sigma       float64   // after the game
+	Rank        int       // its place, 1 the best; equal for a tie
+	Score       int       // its seat's score at the end
 }
 
 // PlayedGame is one game of an account's, as RecentGames lists it.
 type PlayedGame struct {
-	Game    string
-	Rules   string
+	Game    string    // the game's id
+	Rules   string    // its ruleset
 	Seat    int       // the index of the seat it held, South first
 	Status  Status    // Live or Finished
 	Result  string    // the record's Result tag once finished
@@ -104,7 +104,7 @@ type PlayedGame struct {
 
 // LeaderQuery asks for a page of a ruleset's leaderboard.
 type LeaderQuery struct {
-	Rules    string
+	Rules    string    // the ruleset
 	MinGames int       // the fewest rated games to be listed
 	Since    time.Time // the last rated game on or after it
 	Offset   int       // places to skip, from the best
@@ -114,7 +114,7 @@ type LeaderQuery struct {
 // Leader is one place of a leaderboard: a rating and its account's name.
 type Leader struct {
 	Rating
-	Name string
+	Name string // the account's name
 }
 
 // RatingsOf returns st's Ratings, looking through wrappers such as Sealed,
