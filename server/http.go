@@ -136,6 +136,8 @@ func (s *Server) routes() {
 	handle("GET /api/games/{id}/rematch", General, s.homed(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
 	s.accountRoutes(handle)
+	handle("GET /api/players/{name}", General, http.HandlerFunc(s.handleProfile))
+	handle("GET /api/leaderboard", General, http.HandlerFunc(s.handleLeaderboard))
 	handle(presenceRoute, General, http.HandlerFunc(s.handlePresence))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
 	for _, catchAll := range apiCatchAlls {

@@ -58,6 +58,8 @@ type Server struct {
 	// The games of bots alone being created, not yet in games; guarded by
 	// mu (see admit).
 	pending reserved
+
+	toRate chan string // finished rated games for the rater (rated.go)
 }
 
 // New returns a server that keeps its games in st and logs to logger. Start
@@ -85,6 +87,7 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		budgets: newBudgets(cfg),
 		conns:   newConnCounter(cfg.MaxConnsPerAddr),
 		games:   make(map[string]*live),
+		toRate:  make(chan string, rateRequests),
 		repeats: newRepeats(logger, cfg.RepeatLog),
 		// Before its first heartbeat: a game's last heartbeat before it is
 		// another server's (downtime.go).
@@ -125,6 +128,7 @@ func (s *Server) Start(ctx context.Context) error {
 		if s.track() {
 			go s.heartbeat()
 		}
+		s.startRater()
 		return nil
 	}
 	games, err := s.store.Games(ctx, store.Filter{Status: store.Live, Limit: math.MaxInt32})
@@ -153,6 +157,7 @@ func (s *Server) Start(ctx context.Context) error {
 	if s.track() {
 		go s.heartbeat()
 	}
+	s.startRater()
 	return nil
 }
 
@@ -407,6 +412,9 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string, creator
 			o.names[i], o.holders[i] = creator.Name, creator.ID
 		}
 	}
+	if ng.Accounts != nil { // the lobby's seats
+		o.holders = ng.Accounts
+	}
 	return s.open(ctx, o, client)
 }
 
@@ -430,6 +438,9 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		return nil, Errorf(EUNAVAILABLE, "the server has %d live games, its limit; try again later", n)
 	}
 	pr := o.pr
+	if err := checkRated(pr, o.table.Rated, o.players, o.holders); err != nil {
+		return nil, err // the one rule every way of making a game passes
+	}
 	creator := creatorKey(client)
 	release, err := s.admit(creator, !slices.Contains(o.players, Human))
 	if err != nil {
@@ -452,6 +463,7 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		Status:   store.Live,
 		Created:  now,
 		Updated:  now,
+		Rated:    o.table.Rated,
 	}
 	c := &Created{ID: info.ID, Rules: info.Rules, SeedHash: info.SeedHash, Table: o.table}
 	for i, player := range o.players {
@@ -459,7 +471,7 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		if i < len(o.names) {
 			seat.Name = o.names[i]
 		}
-		if i < len(o.holders) {
+		if i < len(o.holders) && player == Human {
 			seat.Account = o.holders[i]
 		}
 		cs := CreatedSeat{Seat: pr.Seats()[i].String(), Player: player, Name: seat.Name}

@@ -82,6 +82,14 @@ type NewGame struct {
 	// other besides the fixed quick messages (chat.go): for a game among
 	// friends, who were invited to it.
 	Chat bool `json:"chat,omitempty"`
+	// Rated makes the game count for its players' ratings (rated.go):
+	// every human seat must be held by an account, and every bot be one
+	// of a measured strength (rating.Bots).
+	Rated bool `json:"rated,omitempty"`
+	// Accounts, set only by the server's own callers (the lobby), are the
+	// ids of the accounts that hold the human seats, one per seat, ""
+	// for a guest's or a bot's. A request's JSON cannot set them.
+	Accounts []string `json:"-"`
 }
 
 // Table is a game's settings as the server keeps them: the time control,
@@ -107,6 +115,9 @@ type Table struct {
 	// Chat lets the players write free text besides the quick messages
 	// (chat.go).
 	Chat bool `json:"chat,omitempty"`
+	// Rated: the game counts for its players' ratings (rated.go); false
+	// for games stored before rated games were.
+	Rated bool `json:"rated"`
 }
 
 func (t Table) turnTime() time.Duration { return time.Duration(t.TurnMS) * time.Millisecond }
@@ -188,6 +199,7 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	default:
 		t.BotDelayMS = *ng.BotDelayMS
 	}
+	t.Rated = ng.Rated // checked with the seats' accounts by open (checkRated)
 	return pr, t, nil
 }
 

@@ -196,3 +196,12 @@ func TestLobby(t *testing.T) {
 		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
 	})
 }
+
+// TestRatings runs the ratings' suite; its race test rates through three
+// stores, each with its own pool of connections, on one schema.
+func TestRatings(t *testing.T) {
+	storetest.RunRatings(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+		u := pgtest.Schema(t)
+		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
+	})
+}
