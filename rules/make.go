@@ -19,13 +19,22 @@ func (p *Position) Make(a Action, u *Undo) {
 	endTurn := true
 	switch a.Type() {
 	case Move:
+		var before kingThreats
+		checking := pr.checks && p.threats(mover, &before) >= 2
 		reset = p.move(u, mover, a)
 		if pr.Dice > 1 {
 			p.useDie(u.changes[0].old.Kind()) // the journal's first entry is the piece that left its square
 			endTurn = p.roll.Len() == 0
 		}
+		if checking {
+			p.scores[mover] += int32(p.checkBonus(mover, &before))
+		}
 	case Retire:
 		p.remove(u, lowest(p.bySeat[mover]&p.byKind[King]))
+	case Resign, Timeout:
+		p.kill(mover)
+	case Claim:
+		p.claim(mover)
 	}
 	// The clock changes once a turn: reset as soon as an action resets it,
 	// else one more on the turn's first action (docs/rules.md §5.2).
@@ -51,6 +60,9 @@ func (p *Position) Make(a Action, u *Undo) {
 		p.passTurn(u, mover)
 	}
 	p.done = p.isOver()
+	if p.done && pr.Dead {
+		p.settle()
+	}
 	if p.done && p.rolled { // an unused die is lost when the game ends
 		p.hash ^= rollKey(p.rolled, p.roll)
 		p.roll, p.rolled = Roll{}, false
@@ -87,7 +99,7 @@ func (p *Position) move(u *Undo, s Seat, a Action) bool {
 	reset := false
 	if p.board[to] != NoPiece {
 		captured := p.remove(u, to)
-		p.scores[s] += int32(pr.Pieces[captured.Kind()].Points)
+		p.scores[s] += p.worth(captured)
 		reset = true
 	}
 	k := pc.Kind()
@@ -171,7 +183,7 @@ func (p *Position) passTurn(u *Undo, mover Seat) {
 		if pr.Promotion.Wait {
 			p.promoteWaiting(u, s)
 		}
-		if pr.Kingless || p.HasKing(s) {
+		if pr.Kingless || p.HasKing(s) && p.dead&(1<<s) == 0 {
 			p.setSeat(s)
 			return
 		}
@@ -214,9 +226,11 @@ const (
 	KingsTaken            // a side has no king left (king presets)
 	Stripped              // a team has nothing but kings left (chaturanga-fr2)
 	Stalled               // no seat can take a turn: a draw (chaturanga-fr2)
+	LastAlive             // at most one army lives (presets with Dead)
+	Uncaught              // nobody can catch the leader any more (presets with Claim)
 )
 
-var endNames = [...]string{"not over", "one king left", "only kings left", "clock", "one army left", "kings taken", "nothing but kings", "no army can move"}
+var endNames = [...]string{"not over", "one king left", "only kings left", "clock", "one army left", "kings taken", "nothing but kings", "no army can move", "one army alive", "the leader cannot be caught"}
 
 // String describes the end in a few words, such as "one king left".
 func (e End) String() string { return endNames[e] }
@@ -235,6 +249,16 @@ func (p *Position) endReason() End {
 	switch {
 	case p.step != noStep:
 		return NotOver // a king exchange is being decided
+	case pr.Dead:
+		switch {
+		case p.liveArmies() <= 1:
+			return LastAlive
+		case int(p.clock) >= pr.ClockLimit:
+			return ClockOut
+		case pr.Claim && p.uncaught() != NoSeat:
+			return Uncaught
+		}
+		return NotOver
 	case pr.LastArmy && p.armies() <= 1:
 		return LastArmy
 	case pr.Team.LastForces:
