@@ -152,6 +152,13 @@ func (p *Position) kill(s Seat) {
 	}
 }
 
+// bury forgets that seat s resigned or ran out of time, once its king is
+// taken: the army stays dead for want of a king.
+func (p *Position) bury(s Seat) {
+	p.dead &^= 1 << s
+	p.hash ^= deadKeys[s]
+}
+
 // mayResign reports whether the seat to act may resign or time out now.
 func (p *Position) mayResign() bool {
 	return p.preset.Dead && !p.done && p.step == noStep && !p.AwaitingRoll()

@@ -100,6 +100,9 @@ func (p *Position) move(u *Undo, s Seat, a Action) bool {
 	if p.board[to] != NoPiece {
 		captured := p.remove(u, to)
 		p.scores[s] += p.worth(captured)
+		if captured.Kind() == King && p.dead&(1<<captured.Seat()) != 0 {
+			p.bury(captured.Seat())
+		}
 		reset = true
 	}
 	k := pc.Kind()

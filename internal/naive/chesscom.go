@@ -174,6 +174,9 @@ func (p *Position) applyChesscom(action string) *Position {
 			if target.Kind == King || q.alive(target.Seat) {
 				q.Scores[mover] += chesscomPoints(target.Kind)
 			}
+			if target.Kind == King {
+				q.Dead[target.Seat] = false // dead for want of a king; dead= names standing kings only
+			}
 		}
 		q.Board[m.to], q.Board[m.from] = pc, Piece{}
 		if pc.Kind == Pawn && onLastLine(mover, m.to) {
