@@ -77,7 +77,7 @@ const (
 	ReturnThemAction = Action(uint32(ReturnThem) << typeShift)
 )
 
-// The ends chesscom-chaturaji's players may call (docs/rules.md §6.13).
+// The ends chesscom-chaturaji's players may call (docs/rules.md §6.12).
 const (
 	ResignAction  = Action(uint32(Resign) << typeShift)
 	TimeoutAction = Action(uint32(Timeout) << typeShift)

@@ -1,7 +1,7 @@
 package rules
 
 // ChesscomChaturaji is the Chaturaji that chess.com plays (docs/rules.md
-// §6.13): no dice; a sliding bishop where the elephant stands and a sailboat
+// §6.12): no dice; a sliding bishop where the elephant stands and a sailboat
 // that slides like a rook in the boat's corner; chess.com's points, check
 // bonuses, and live and dead armies; the game ends when one army lives, when
 // the leader of the last two claims it or cannot be caught, or by the clock.

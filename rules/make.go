@@ -7,7 +7,7 @@ package rules
 // visited seat) and the end of the game. With two-dice turns the seat acts
 // again while a die remains.
 func (p *Position) Make(a Action, u *Undo) {
-	u.action, u.saved, u.n = a, p.state, 0
+	u.action, u.saved, u.n, u.bonus = a, p.state, 0, 0
 	pr := p.preset
 	if pr.teamPlay {
 		p.makeTeam(a, u)
@@ -27,7 +27,8 @@ func (p *Position) Make(a Action, u *Undo) {
 			endTurn = p.roll.Len() == 0
 		}
 		if checking {
-			p.scores[mover] += int32(p.checkBonus(mover, &before))
+			u.bonus = int32(p.checkBonus(mover, &before))
+			p.scores[mover] += u.bonus
 		}
 	case Retire:
 		p.remove(u, lowest(p.bySeat[mover]&p.byKind[King]))

@@ -115,7 +115,7 @@ type Preset struct {
 	// attacked from a square they were not attacked from before
 	// (chesscom-chaturaji: 1 for two, 5 for three); all zero: no bonus.
 	Checks [NumSeats]int
-	// Dead: chess.com's live and dead armies (docs/rules.md §6.13). An army
+	// Dead: chess.com's live and dead armies (docs/rules.md §6.12). An army
 	// dies when its king is taken or its seat plays resign or timeout (its
 	// king then stands); a dead army's pieces stay, capturable for nothing
 	// but a king's points. The game ends when at most one army lives, which

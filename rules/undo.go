@@ -11,6 +11,7 @@ const maxChanges = 48
 type Undo struct {
 	action  Action
 	saved   state
+	bonus   int32 // the check bonus the action scored (presets with Checks)
 	n       uint8
 	changes [maxChanges]change
 }

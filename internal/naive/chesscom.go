@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ChesscomChaturaji is chess.com's Chaturaji (docs/rules.md §6.13): no
+// ChesscomChaturaji is chess.com's Chaturaji (docs/rules.md §6.12): no
 // dice; the letters are the default's, B a sailboat sliding like a rook, E a
 // bishop sliding diagonally, H a knight; points pawn 1, knight 3, king 3,
 // bishop 5, sailboat 5, nothing for a dead army's piece but its king;
