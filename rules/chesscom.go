@@ -74,18 +74,29 @@ func (pr *Preset) fillAttackFrom() {
 	}
 }
 
-// attackers returns the squares of seat d's pieces that could capture on
-// sq, where a king stands, by one ordinary move.
-func (p *Position) attackers(sq Square, d Seat) uint64 {
+// attackers returns the squares of the pieces, of any seat, that could
+// capture on sq, where a king stands, by one ordinary move. Only pawns
+// attack differently by seat.
+func (p *Position) attackers(sq Square) uint64 {
 	pr := p.preset
 	var a uint64
 	for ks := pr.used; ks != 0; ks &= ks - 1 {
 		k := lowestKind(ks)
-		pieces := p.bySeat[d] & p.byKind[k]
+		pieces := p.byKind[k]
 		if pieces == 0 || pr.Pieces[k].CannotTake.Has(King) {
 			continue
 		}
-		a |= (pr.attackFrom[k][d][sq] | pr.Pieces[k].Moves.slides(sq, p.occ)) & pieces
+		m := pr.Pieces[k].Moves
+		if m.lines(sq)&pieces != 0 { // a slider on the king's lines: look for blockers
+			a |= m.slides(sq, p.occ) & pieces
+		}
+		if m&(PawnPush|PawnTakeDiag|PawnTakeAhead) == 0 {
+			a |= pr.attackFrom[k][pr.Order[0]][sq] & pieces
+			continue
+		}
+		for _, s := range pr.Order {
+			a |= pr.attackFrom[k][s][sq] & pieces & p.bySeat[s]
+		}
 	}
 	return a
 }
@@ -97,16 +108,20 @@ type kingThreats [NumSeats][NumSeats]uint64
 // threats fills t for mover's live enemy kings and returns how many there
 // are.
 func (p *Position) threats(mover Seat, t *kingThreats) int {
+	var live [NumSeats]bool
+	for _, s := range p.preset.seats {
+		live[s] = p.live(s)
+	}
 	n := 0
 	for _, c := range p.preset.seats {
-		if c == mover || !p.live(c) {
+		if c == mover || !live[c] {
 			continue
 		}
 		n++
-		k := lowest(p.bySeat[c] & p.byKind[King])
+		a := p.attackers(lowest(p.bySeat[c] & p.byKind[King]))
 		for _, d := range p.preset.seats {
-			if d != c && p.live(d) {
-				t[c][d] = p.attackers(k, d)
+			if d != c && live[d] {
+				t[c][d] = a & p.bySeat[d]
 			}
 		}
 	}
