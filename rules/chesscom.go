@@ -128,6 +128,19 @@ func (p *Position) threats(mover Seat, t *kingThreats) int {
 	return n
 }
 
+// moveChecking plays a move as move does, and scores its check bonus,
+// recorded in u.
+func (p *Position) moveChecking(u *Undo, mover Seat, a Action) bool {
+	var before kingThreats
+	if p.threats(mover, &before) < 2 {
+		return p.move(u, mover, a)
+	}
+	reset := p.move(u, mover, a)
+	u.bonus = int32(p.checkBonus(mover, &before))
+	p.scores[mover] += u.bonus
+	return reset
+}
+
 // checkBonus returns the points of mover's move by the kings it threatens
 // anew: the live enemy kings attacked now from a square, by a seat, that
 // did not attack them before the move (before).

@@ -19,16 +19,14 @@ func (p *Position) Make(a Action, u *Undo) {
 	endTurn := true
 	switch a.Type() {
 	case Move:
-		var before kingThreats
-		checking := pr.checks && p.threats(mover, &before) >= 2
-		reset = p.move(u, mover, a)
+		if pr.checks {
+			reset = p.moveChecking(u, mover, a)
+		} else {
+			reset = p.move(u, mover, a)
+		}
 		if pr.Dice > 1 {
 			p.useDie(u.changes[0].old.Kind()) // the journal's first entry is the piece that left its square
 			endTurn = p.roll.Len() == 0
-		}
-		if checking {
-			u.bonus = int32(p.checkBonus(mover, &before))
-			p.scores[mover] += u.bonus
 		}
 	case Retire:
 		p.remove(u, lowest(p.bySeat[mover]&p.byKind[King]))
@@ -100,9 +98,13 @@ func (p *Position) move(u *Undo, s Seat, a Action) bool {
 	reset := false
 	if p.board[to] != NoPiece {
 		captured := p.remove(u, to)
-		p.scores[s] += p.worth(captured)
-		if captured.Kind() == King && p.dead&(1<<captured.Seat()) != 0 {
-			p.bury(captured.Seat())
+		if pr.Dead {
+			p.scores[s] += p.worth(captured)
+			if captured.Kind() == King && p.dead&(1<<captured.Seat()) != 0 {
+				p.bury(captured.Seat())
+			}
+		} else {
+			p.scores[s] += int32(pr.Pieces[captured.Kind()].Points)
 		}
 		reset = true
 	}
