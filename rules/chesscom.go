@@ -128,9 +128,39 @@ func (p *Position) threats(mover Seat, t *kingThreats) int {
 	return n
 }
 
+// callEnd plays the actions that are no move of a preset with Dead:
+// resign, timeout and claim (pass does nothing).
+func (p *Position) callEnd(t ActionType, mover Seat) {
+	switch t {
+	case Resign, Timeout:
+		p.kill(mover)
+	case Claim:
+		p.claim(mover)
+	}
+}
+
+// passTurnLive passes the turn from the mover to the next live army in
+// turn order, the mover last (presets with Dead: no waiting promotions).
+func (p *Position) passTurnLive(mover Seat) {
+	pr := p.preset
+	n := len(pr.Order)
+	i := pr.turnIndex[mover]
+	for range n {
+		if i++; i == n {
+			i = 0
+		}
+		if s := pr.Order[i]; p.live(s) {
+			p.setSeat(s)
+			return
+		}
+	}
+	p.setSeat(mover)
+}
+
 // moveChecking plays a move as move does, and scores its check bonus,
 // recorded in u.
 func (p *Position) moveChecking(u *Undo, mover Seat, a Action) bool {
+	u.bonus = 0
 	var before kingThreats
 	if p.threats(mover, &before) < 2 {
 		return p.move(u, mover, a)

@@ -7,7 +7,7 @@ package rules
 // visited seat) and the end of the game. With two-dice turns the seat acts
 // again while a die remains.
 func (p *Position) Make(a Action, u *Undo) {
-	u.action, u.saved, u.n, u.bonus = a, p.state, 0, 0
+	u.action, u.saved, u.n = a, p.state, 0
 	pr := p.preset
 	if pr.teamPlay {
 		p.makeTeam(a, u)
@@ -30,10 +30,8 @@ func (p *Position) Make(a Action, u *Undo) {
 		}
 	case Retire:
 		p.remove(u, lowest(p.bySeat[mover]&p.byKind[King]))
-	case Resign, Timeout:
-		p.kill(mover)
-	case Claim:
-		p.claim(mover)
+	default:
+		p.callEnd(a.Type(), mover)
 	}
 	// The clock changes once a turn: reset as soon as an action resets it,
 	// else one more on the turn's first action (docs/rules.md §5.2).
@@ -59,20 +57,29 @@ func (p *Position) Make(a Action, u *Undo) {
 		p.passTurn(u, mover)
 	}
 	p.done = p.isOver()
-	if p.done && pr.Dead {
-		p.settle()
+	if p.done {
+		p.end()
 	}
-	if p.done && p.rolled { // an unused die is lost when the game ends
+}
+
+// end applies what the end of the game does: an unused die is lost, the
+// last king's owner is raised, the ends of dead armies are scored.
+func (p *Position) end() {
+	pr := p.preset
+	if p.rolled {
 		p.hash ^= rollKey(p.rolled, p.roll)
 		p.roll, p.rolled = Roll{}, false
 	}
-	if p.done && pr.Raise > 0 {
+	if pr.Raise > 0 {
 		if kings := p.byKind[King]; popcount(kings) == 1 {
 			owner := p.board[lowest(kings)].Seat()
 			if p.scores[owner] < int32(pr.Raise) {
 				p.scores[owner] = int32(pr.Raise)
 			}
 		}
+	}
+	if pr.Dead {
+		p.settle()
 	}
 }
 
@@ -178,6 +185,10 @@ func initBlocks() bool {
 // promotes its waiting pawns, then takes the turn if it has a king.
 func (p *Position) passTurn(u *Undo, mover Seat) {
 	pr := p.preset
+	if pr.Dead {
+		p.passTurnLive(mover)
+		return
+	}
 	n := len(pr.Order)
 	i := pr.turnIndex[mover]
 	for range n {
@@ -189,7 +200,7 @@ func (p *Position) passTurn(u *Undo, mover Seat) {
 		if pr.Promotion.Wait {
 			p.promoteWaiting(u, s)
 		}
-		if pr.Kingless || p.HasKing(s) && p.dead&(1<<s) == 0 {
+		if pr.Kingless || p.HasKing(s) {
 			p.setSeat(s)
 			return
 		}

@@ -238,6 +238,9 @@ func (pr *Preset) prepare() error {
 	if pr.Pieces[Pawn].Moves&PawnDouble != 0 {
 		pr.special |= kinds(Pawn)
 	}
+	if pr.Dead && (pr.Promotion.Wait || pr.teamPlay || pr.Kingless) {
+		return fmt.Errorf("rules: preset %s: dead armies go with neither waiting pawns, team play nor kingless armies", pr.Name)
+	}
 	start, err := parsePosition(pr, pr.Start)
 	if err != nil {
 		return fmt.Errorf("rules: preset %s: bad start position: %v", pr.Name, err)
