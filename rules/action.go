@@ -27,11 +27,14 @@ const (
 	NoReturn              // the capturer of a monarch lets both captured monarchs stay off (martian)
 	ReturnUs              // ... returns both, his team's placed first
 	ReturnThem            // ... returns both, the other team's placed first
+	Resign                // the seat's army dies, its king standing (presets with Dead)
+	Timeout               // the seat ran out of time: as Resign, recorded as such
+	Claim                 // the leader of the last two live armies ends the game (presets with Claim)
 )
 
 // decisionWords are the notation of the actions that are single words.
 var decisionWords = map[ActionType]string{Pass: "pass", Retire: "retire", Propose: "propose", Waive: "waive", Accept: "accept", Decline: "decline",
-	NoReturn: "noreturn", ReturnUs: "return=us", ReturnThem: "return=them"}
+	NoReturn: "noreturn", ReturnUs: "return=us", ReturnThem: "return=them", Resign: "resign", Timeout: "timeout", Claim: "claim"}
 
 // MaxActions bounds the number of legal actions in any position of any
 // preset; a buffer of this size never overflows.
@@ -72,6 +75,13 @@ const (
 	NoReturnAction   = Action(uint32(NoReturn) << typeShift)
 	ReturnUsAction   = Action(uint32(ReturnUs) << typeShift)
 	ReturnThemAction = Action(uint32(ReturnThem) << typeShift)
+)
+
+// The ends chesscom-chaturaji's players may call (docs/rules.md §6.12).
+const (
+	ResignAction  = Action(uint32(Resign) << typeShift)
+	TimeoutAction = Action(uint32(Timeout) << typeShift)
+	ClaimAction   = Action(uint32(Claim) << typeShift)
 )
 
 // DropAction returns the placing of a piece of kind k on the empty square

@@ -17,6 +17,9 @@ func TestHotPathAllocs(t *testing.T) {
 		mustParse(t, "4gK3/8/yE7/4yK3/2bE1bK2rK/8/8/8 b 4 0,0,0,0 3"),
 		mustParse(t, "yK6gK/8/8/8/2rBgB4/3yB4/8/bB3bK2rK b 2 0,0,0,0 5"),
 		mustParse(t, "4gK1yP1/8/8/yE6yP/8/8/8/4bK2rK b 2 0,0,0,0 6"),
+		// chesscom-chaturaji: check bonuses, a dead army, a claim.
+		rules.MustParsePosition(rules.ChesscomChaturaji, "8/8/8/4gK3/yK6rK/2bB5/8/bE6bK b - 0,0,0,0 0"),
+		rules.MustParsePosition(rules.ChesscomChaturaji, "yK2gB3gK/8/8/8/3bB4/8/5bP2/bK7 b - 20,4,6,2 9 dead=y"),
 	}
 	start := rules.Chaturaji.StartPosition()
 	var buf [rules.MaxActions]rules.Action

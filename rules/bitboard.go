@@ -13,6 +13,8 @@ var (
 	pawnTakes   [NumSeats][64]uint64
 	pawnDoubles [NumSeats][64]uint64 // the double step's square, from the second line only
 	rays        [8][64]uint64        // indexed by direction, see rayDirs
+	orthLines   [64]uint64           // every square a rook's rays from a square cross, blockers aside
+	diagLines   [64]uint64           // ... and a bishop's
 )
 
 // rayDirs lists the sliding directions; the first four increase the square
@@ -50,6 +52,12 @@ func initTables() bool {
 				}
 				rays[d][sq] |= b
 			}
+		}
+		for _, d := range orthDirs {
+			orthLines[sq] |= rays[d][sq]
+		}
+		for _, d := range diagDirs {
+			diagLines[sq] |= rays[d][sq]
 		}
 	}
 	return true

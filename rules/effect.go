@@ -18,7 +18,7 @@ type Effect struct {
 type Capture struct {
 	Square Square // where it stood
 	Piece  Piece  // its owner and kind
-	Points int    // what it scored for the decider: the preset's points of its kind
+	Points int    // what it scored for the decider: the preset's points of its kind (nothing for a dead army's piece other than its king)
 }
 
 // ScoreChange is a change of one seat's score and its cause.
@@ -39,12 +39,15 @@ const (
 	CauseStakes                      // chaturanga-fr2: stakes collected or paid
 	CauseRaise                       // the game ended with this seat's king the last: its score raised to the preset's Raise (54)
 	CauseEmpire                      // chaturaji-teams: the empire, paid at the end to a commander of the winning team
+	CauseCheck                       // chesscom-chaturaji: two or three live enemy kings attacked anew
+	CauseKings                       // chesscom-chaturaji: the last live army takes every standing king's points
+	CauseClock                       // chesscom-chaturaji: the clock ended the game, each live army scoring
 )
 
-var causeNames = [...]string{"", "capture", "throne", "throne-king", "stakes", "raise", "empire"}
+var causeNames = [...]string{"", "capture", "throne", "throne-king", "stakes", "raise", "empire", "check", "kings", "clock"}
 
 // String names the cause as the server's events do: "capture", "throne",
-// "throne-king", "stakes", "raise" or "empire".
+// "throne-king", "stakes", "raise", "empire", "check", "kings" or "clock".
 func (c Cause) String() string {
 	if int(c) < len(causeNames) {
 		return causeNames[c]
@@ -83,7 +86,7 @@ func (p *Position) Effect(a Action) Effect {
 			e.Removed = append(e.Removed, Capture{Square: c.sq, Piece: c.old})
 			continue
 		}
-		pts := pr.Pieces[c.old.Kind()].Points
+		pts := int(p.worth(c.old))
 		e.Captures = append(e.Captures, Capture{Square: c.sq, Piece: c.old, Points: pts})
 		captured[d] += pts
 	}
@@ -94,6 +97,7 @@ func (p *Position) Effect(a Action) Effect {
 		}
 	}
 	add(d, captured[d], CauseCapture)
+	add(d, int(u.bonus), CauseCheck)
 	delta := func(s Seat) int { return int(q.scores[s] - p.scores[s]) }
 	if pr.Team.Stakes {
 		for _, s := range pr.seats {
@@ -117,6 +121,10 @@ func (p *Position) Effect(a Action) Effect {
 			add(s, rest, CauseRaise)
 		case pr.Team.Bonuses:
 			add(s, rest, CauseEmpire)
+		case pr.Dead && q.EndReason() == ClockOut:
+			add(s, rest, CauseClock)
+		case pr.Dead:
+			add(s, rest, CauseKings)
 		}
 	}
 

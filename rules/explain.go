@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -141,6 +142,8 @@ func (pr *Preset) explainTurn(w writeFunc) {
 	case pr.Goal == KingsGoal && pr.Team.Command != NoCommand:
 		w("An army without a king is frozen: its pieces stay where they are and can be captured, and its turns are skipped, unless its partner commands it (below).\n\n")
 	case pr.Goal == KingsGoal:
+	case pr.Dead:
+		w("An army dies when its %s is captured, or when its player plays `resign` or `timeout` (legal at any of the seat's turns; they are no move, so the list of legal actions leaves them out): then its %s stands on the board (the extra field's `dead` key lists such seats). A dead army's pieces stay where they are, block and can be captured, and its turns are skipped.\n\n", pr.Pieces[King].Name, pr.Pieces[King].Name)
 	default:
 		w("An army without a king is frozen: its pieces stay where they are and can be captured, and its turns are skipped.\n\n")
 	}
@@ -153,6 +156,18 @@ func (pr *Preset) explainTurn(w writeFunc) {
 	}
 	if pr.Goal == PointsGoal && pr.Team.Partners {
 		w("Scoring: the player who decided the capture scores the captured piece's points; a team's score is both partners' points.\n\n")
+	} else if pr.Dead {
+		w("Scoring: the capturer scores the captured piece's points, whoever owns it, but nothing for a piece of a dead army other than its %s.", pr.Pieces[King].Name)
+		if pr.checks {
+			var bonus []string
+			for n, pts := range pr.Checks {
+				if pts != 0 {
+					bonus = append(bonus, fmt.Sprintf("%d when %s", pts, numberWord(n)))
+				}
+			}
+			w(" A move also scores when, after it, live enemy %ss of the mover are attacked anew: from a square, by a live army, that did not attack them before the move (the moved piece, a line the move opened, a second attacker of a %s already attacked; a %s standing on its square since before is not anew): %s are.", pr.Pieces[King].Name, pr.Pieces[King].Name, pr.Pieces[King].Name, strings.Join(bonus, ", "))
+		}
+		w("\n\n")
 	} else if pr.Goal == PointsGoal {
 		w("Scoring: the capturer scores the captured piece's points, whoever owns it.\n\n")
 	}
@@ -247,7 +262,11 @@ func (pr *Preset) explainPromotion(w writeFunc) {
 		for _, k := range pro.BySquare {
 			names = append(names, pr.Pieces[k].Name)
 		}
-		w("becomes the piece its square names, counted from the line's left-hand corner as its owner sees it: %s. ", strings.Join(names, ", "))
+		if pro.BySquare == [8]Kind{pro.BySquare[0], pro.BySquare[0], pro.BySquare[0], pro.BySquare[0], pro.BySquare[0], pro.BySquare[0], pro.BySquare[0], pro.BySquare[0]} {
+			w("becomes a%s %s. ", article(names[0]), names[0])
+		} else {
+			w("becomes the piece its square names, counted from the line's left-hand corner as its owner sees it: %s. ", strings.Join(names, ", "))
+		}
 	case PromoteByStartFile:
 		w("becomes the piece that started on the same file. ")
 	case PromoteByChoice:
@@ -264,8 +283,10 @@ func (pr *Preset) explainPromotion(w writeFunc) {
 		w("Otherwise it waits on the last line, unable to move, and promotes at the start of a later turn of its owner as soon as it can (two waiting for one kind: the lower square first, a1 = 0 to h8 = 63); a frozen army's waiting %s promotes too, and a new king unfreezes the army.", pr.Pieces[Pawn].Name)
 	} else if pro.OnlyIfLacking {
 		w("Otherwise it stays a %s.", pr.Pieces[Pawn].Name)
-	} else {
+	} else if slices.Contains(pro.BySquare[:], King) || pro.Choices.Has(King) {
 		w("It always promotes, even to a second king.")
+	} else {
+		w("It always promotes, whatever pieces its army has.")
 	}
 	if pro.Rule == PromoteByChoice && pr.LastArmy {
 		w(" A move that takes the last enemy piece ends the game before the player chooses: it is written without `=X` and the %s stays a %s.", pr.Pieces[Pawn].Name, pr.Pieces[Pawn].Name)
@@ -293,6 +314,12 @@ func (pr *Preset) explainEnd(w writeFunc) {
 		}
 	case pr.Goal == KingsGoal:
 		w("- a side has no king left: the other side wins;\n")
+	case pr.Dead:
+		w("- at most one army lives: it scores the %s's points for every other %s still standing;\n", pr.Pieces[King].Name, pr.Pieces[King].Name)
+		if pr.Claim {
+			w("- the player to act, when two armies live and his score is above every other seat's, plays `claim`: the other live army dies, and he scores as the last live army does;\n")
+			w("- nobody can catch the leader: two armies or fewer live, and the seat with the highest score has more than any other could still reach (a dead army: its score; a live one: its score, %d for the clock, and the points of every other seat's piece on the board: a %s's for any %s, the best promotion's for a live %s, nothing for a dead army's other pieces);\n", pr.DrawPoints, pr.Pieces[King].Name, pr.Pieces[King].Name, pr.Pieces[Pawn].Name)
+		}
 	default:
 		if pr.Raise > 0 {
 			w("- one king is left on the board: its owner's score is raised to %d if lower;\n", pr.Raise)
@@ -311,6 +338,9 @@ func (pr *Preset) explainEnd(w writeFunc) {
 		w("- %d turns pass in a row without a capture or a %s move", pr.ClockLimit, pr.Pieces[Pawn].Name)
 		if pr.Goal == KingsGoal {
 			w(": a draw")
+		}
+		if pr.Dead && pr.DrawPoints != 0 {
+			w(": each live army scores %d", pr.DrawPoints)
 		}
 		w(".\n")
 	}

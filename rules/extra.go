@@ -15,6 +15,8 @@ import (
 // Keys (colour letters are always in seat order):
 //   - command: the seats commanding their partner's army through its throne
 //     (presets with command).
+//   - dead: the seats whose army died by resign or timeout, their kings
+//     standing (presets with Dead).
 //   - exchange: the pending step of a king exchange: propose (the capturer
 //     plays propose or waive), accept (the owner of the king captured plays
 //     accept or decline) or drop (the seat to act drops its king); with turn.
@@ -33,6 +35,9 @@ func (pr *Preset) extraKeys() []string {
 	}
 	if pr.Team.Control {
 		keys = append(keys, "control")
+	}
+	if pr.Dead {
+		keys = append(keys, "dead")
 	}
 	if pr.Team.Drops {
 		keys = append(keys, "drops")
@@ -69,6 +74,9 @@ func (p *Position) formatExtra() string {
 	}
 	if p.ctrl != 0 {
 		pairs = append(pairs, "control="+string(Seat(p.ctrl-1).Letter()))
+	}
+	if p.dead != 0 {
+		pairs = append(pairs, "dead="+p.seatLetters(p.dead))
 	}
 	if p.drops != 0 {
 		pairs = append(pairs, "drops="+p.seatLetters(p.drops))
@@ -135,12 +143,12 @@ func (p *Position) parseExtra(t string) error {
 		}
 		last = key
 		switch key {
-		case "command", "drops", "leaps", "retired", "thrones":
+		case "command", "dead", "drops", "leaps", "retired", "thrones":
 			set, err := pr.parseSeatSet(value)
 			if err != nil || set == 0 {
 				return &PositionError{"extra", t, fmt.Sprintf("%s=%q: want the colour letters of seats, in seat order (%s)", key, value, pr.seatLetters())}
 			}
-			*map[string]*uint8{"command": &p.command, "drops": &p.drops, "leaps": &p.leaps, "retired": &p.retired, "thrones": &p.thronesTaken}[key] = set
+			*map[string]*uint8{"command": &p.command, "dead": &p.dead, "drops": &p.drops, "leaps": &p.leaps, "retired": &p.retired, "thrones": &p.thronesTaken}[key] = set
 		case "lost":
 			for i := 0; i < len(value); i++ {
 				s, ok := SeatOfLetter(value[i])
@@ -214,6 +222,11 @@ func contains(list []string, s string) bool {
 // exchange step fits the kings on the board.
 func (p *Position) checkPending() error {
 	pr := p.preset
+	for d := p.dead; d != 0; d &= d - 1 {
+		if s := Seat(lowestKind(KindSet(d))); !p.HasKing(s) {
+			return fmt.Errorf("%s's army is dead by resign or timeout, so its king stands, but it has none on the board", s)
+		}
+	}
 	for c := p.command; c != 0; c &= c - 1 {
 		s := Seat(lowestKind(KindSet(c)))
 		if p.board[pr.thrones[Partner(s)]] != MakePiece(s, King) {

@@ -66,6 +66,8 @@ var extraBoards = []struct{ preset, pos string }{
 	{"martian", "8/gS7/7rM/8/8/4bP3/8/5bM2 b 1 0,0,0,0 0"},
 	{"martian", "8/gS7/7rM/8/8/4bP3/8/5bM2 g 1 0,0,0,0 0"},
 	{"winther", "4gK3/8/8/8/7rK/8/8/3bK3bE b 45 0,0,0,0 3"},
+	{"chesscom-chaturaji", "yK6gK/8/8/8/3bB4/8/8/bK6rK b - 10,4,6,2 12"},
+	{"chesscom-chaturaji", "yK6gK/8/8/8/3bB4/8/8/bK7 g - 0,4,6,2 12"},
 }
 
 // FuzzExtra: any extra field on a preset's position either fails with a
@@ -76,7 +78,8 @@ func FuzzExtra(f *testing.F) {
 	for i := range extraBoards {
 		for _, e := range []string{"command=b", "command=bg", "command=g", "exchange=propose;turn=b", "exchange=accept;turn=b",
 			"exchange=drop;turn=b", "retired=y", "thrones=y", "thrones=by", "command=b;thrones=r", "leaps=bg", "leaps=b",
-			"turn=b", "exchange=drop", "drops=g;lost=yg", "control=y", "control=b", "return=decide;turn=b", "return=place;turn=b", "return=place", "control=y;return=decide;turn=b", "return=back;turn=y", "retired=y;thrones=bg", "command=b;retired=yr", "drops=y;lost=y", "lost=ygg", "lost=bbb", "lost=gb", "drops=g", "command=x", "command=bb", "command=gb", "thrones=", "exchange=swap;turn=b", "retired=b;command=b"} {
+			"turn=b", "exchange=drop", "drops=g;lost=yg", "control=y", "control=b", "return=decide;turn=b", "return=place;turn=b", "return=place", "control=y;return=decide;turn=b", "return=back;turn=y", "retired=y;thrones=bg", "command=b;retired=yr", "drops=y;lost=y", "lost=ygg", "lost=bbb", "lost=gb", "drops=g", "command=x", "command=bb", "command=gb", "thrones=", "exchange=swap;turn=b", "retired=b;command=b",
+			"dead=y", "dead=by", "dead=yr", "dead=r", "dead=b", "dead=ybg", "dead=yy", "dead=", "dead=y;leaps=b"} {
 			f.Add(uint8(i), e)
 		}
 	}

@@ -175,7 +175,7 @@ func FuzzParseAction(f *testing.F) {
 		}
 	}
 	for _, s := range []string{"pass", "retire", "a7a8=H", "h2h1=B", "", "a1", "a1a1", "i1a2", "a1a9", "a1a2=",
-		"a1a2=Q", "a1a2=HH", "a1a2x", "a1a2 ", " pass", "PASS", "Pass", "a1a2=h", "A1A2", "\xff\xff\xff\xff", "a1a2=\xc8", "K@e4", "K@i4", "X@e4", "K@e", "propose", "waive", "accept", "decline", "Propose"} {
+		"a1a2=Q", "a1a2=HH", "a1a2x", "a1a2 ", " pass", "PASS", "Pass", "a1a2=h", "A1A2", "\xff\xff\xff\xff", "a1a2=\xc8", "K@e4", "K@i4", "X@e4", "K@e", "propose", "waive", "accept", "decline", "Propose", "resign", "timeout", "claim", "Claim", "resign "} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -203,7 +203,8 @@ func FuzzParseAction(f *testing.F) {
 			if a.To() < 0 || a.To() > 63 || a.Promotion() != rules.King {
 				t.Fatalf("%q: drop of %v on %v", s, a.Promotion(), a.To())
 			}
-		case rules.Pass, rules.Retire, rules.Propose, rules.Waive, rules.Accept, rules.Decline:
+		case rules.Pass, rules.Retire, rules.Propose, rules.Waive, rules.Accept, rules.Decline,
+			rules.NoReturn, rules.ReturnUs, rules.ReturnThem, rules.Resign, rules.Timeout, rules.Claim:
 		default:
 			t.Fatalf("%q: action of type %v", s, a.Type())
 		}

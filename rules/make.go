@@ -19,13 +19,19 @@ func (p *Position) Make(a Action, u *Undo) {
 	endTurn := true
 	switch a.Type() {
 	case Move:
-		reset = p.move(u, mover, a)
+		if pr.checks {
+			reset = p.moveChecking(u, mover, a)
+		} else {
+			reset = p.move(u, mover, a)
+		}
 		if pr.Dice > 1 {
 			p.useDie(u.changes[0].old.Kind()) // the journal's first entry is the piece that left its square
 			endTurn = p.roll.Len() == 0
 		}
 	case Retire:
 		p.remove(u, lowest(p.bySeat[mover]&p.byKind[King]))
+	default:
+		p.callEnd(a.Type(), mover)
 	}
 	// The clock changes once a turn: reset as soon as an action resets it,
 	// else one more on the turn's first action (docs/rules.md §5.2).
@@ -51,17 +57,29 @@ func (p *Position) Make(a Action, u *Undo) {
 		p.passTurn(u, mover)
 	}
 	p.done = p.isOver()
-	if p.done && p.rolled { // an unused die is lost when the game ends
+	if p.done {
+		p.end()
+	}
+}
+
+// end applies what the end of the game does: an unused die is lost, the
+// last king's owner is raised, the ends of dead armies are scored.
+func (p *Position) end() {
+	pr := p.preset
+	if p.rolled {
 		p.hash ^= rollKey(p.rolled, p.roll)
 		p.roll, p.rolled = Roll{}, false
 	}
-	if p.done && pr.Raise > 0 {
+	if pr.Raise > 0 {
 		if kings := p.byKind[King]; popcount(kings) == 1 {
 			owner := p.board[lowest(kings)].Seat()
 			if p.scores[owner] < int32(pr.Raise) {
 				p.scores[owner] = int32(pr.Raise)
 			}
 		}
+	}
+	if pr.Dead {
+		p.settle()
 	}
 }
 
@@ -87,7 +105,14 @@ func (p *Position) move(u *Undo, s Seat, a Action) bool {
 	reset := false
 	if p.board[to] != NoPiece {
 		captured := p.remove(u, to)
-		p.scores[s] += int32(pr.Pieces[captured.Kind()].Points)
+		if pr.Dead {
+			p.scores[s] += p.worth(captured)
+			if captured.Kind() == King && p.dead&(1<<captured.Seat()) != 0 {
+				p.bury(captured.Seat())
+			}
+		} else {
+			p.scores[s] += int32(pr.Pieces[captured.Kind()].Points)
+		}
 		reset = true
 	}
 	k := pc.Kind()
@@ -160,6 +185,10 @@ func initBlocks() bool {
 // promotes its waiting pawns, then takes the turn if it has a king.
 func (p *Position) passTurn(u *Undo, mover Seat) {
 	pr := p.preset
+	if pr.Dead {
+		p.passTurnLive(mover)
+		return
+	}
 	n := len(pr.Order)
 	i := pr.turnIndex[mover]
 	for range n {
@@ -214,9 +243,11 @@ const (
 	KingsTaken            // a side has no king left (king presets)
 	Stripped              // a team has nothing but kings left (chaturanga-fr2)
 	Stalled               // no seat can take a turn: a draw (chaturanga-fr2)
+	LastAlive             // at most one army lives (presets with Dead)
+	Uncaught              // nobody can catch the leader any more (presets with Claim)
 )
 
-var endNames = [...]string{"not over", "one king left", "only kings left", "clock", "one army left", "kings taken", "nothing but kings", "no army can move"}
+var endNames = [...]string{"not over", "one king left", "only kings left", "clock", "one army left", "kings taken", "nothing but kings", "no army can move", "one army alive", "the leader cannot be caught"}
 
 // String describes the end in a few words, such as "one king left".
 func (e End) String() string { return endNames[e] }
@@ -235,6 +266,16 @@ func (p *Position) endReason() End {
 	switch {
 	case p.step != noStep:
 		return NotOver // a king exchange is being decided
+	case pr.Dead:
+		switch {
+		case p.liveArmies() <= 1:
+			return LastAlive
+		case int(p.clock) >= pr.ClockLimit:
+			return ClockOut
+		case pr.Claim && p.uncaught() != NoSeat:
+			return Uncaught
+		}
+		return NotOver
 	case pr.LastArmy && p.armies() <= 1:
 		return LastArmy
 	case pr.Team.LastForces:

@@ -24,6 +24,9 @@ func (p *Position) Actions(buf []Action) []Action {
 	if p.mayRetire() {
 		buf = append(buf, RetireAction)
 	}
+	if p.preset.Claim && p.mayClaim() {
+		buf = append(buf, ClaimAction)
+	}
 	return buf
 }
 
@@ -46,6 +49,9 @@ func (p *Position) withPassAndRetire(n int) int {
 		n++
 	}
 	if p.mayRetire() {
+		n++
+	}
+	if p.preset.Claim && p.mayClaim() {
 		n++
 	}
 	return n
@@ -344,8 +350,13 @@ func SortActions(pr *Preset, acts []Action) {
 	slices.SortFunc(acts, func(a, b Action) int { return strings.Compare(a.Format(pr), b.Format(pr)) })
 }
 
-// IsLegal reports whether a is a legal action of the seat to act.
+// IsLegal reports whether a is a legal action of the seat to act. In
+// presets with Dead that includes resign and timeout at every turn, which
+// Actions does not list: they end a player's game, they are no move of it.
 func (p *Position) IsLegal(a Action) bool {
+	if t := a.Type(); t == Resign || t == Timeout {
+		return a == Action(uint32(t)<<typeShift) && p.mayResign()
+	}
 	var buf [MaxActions]Action
 	for _, b := range p.Actions(buf[:]) {
 		if a == b {

@@ -51,6 +51,19 @@ func (m Movement) steps(s Seat, sq Square) stepSet {
 	return t
 }
 
+// lines returns the squares a piece with movement m on sq could reach by
+// sliding on an empty board.
+func (m Movement) lines(sq Square) uint64 {
+	var l uint64
+	if m&SlideOrth != 0 {
+		l |= orthLines[sq]
+	}
+	if m&SlideDiagonal != 0 {
+		l |= diagLines[sq]
+	}
+	return l
+}
+
 // slides returns the squares a piece with movement m on sq reaches by
 // sliding, when the board's occupancy is occ.
 func (m Movement) slides(sq Square, occ uint64) uint64 {

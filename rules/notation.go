@@ -113,6 +113,9 @@ func parsePosition(pr *Preset, s string) (*Position, error) {
 	if !p.done && p.step == noStep && !p.rollOff && !pr.Kingless && !p.HasKing(p.seat) && !(pr.teamPlay && p.takesTurn(p.seat)) {
 		return nil, &PositionError{"seat", fields[1], "that seat has no king, so its turn is skipped: it cannot be the seat to act"}
 	}
+	if !p.done && p.dead&(1<<p.seat) != 0 {
+		return nil, &PositionError{"seat", fields[1], "that seat's army is dead, so its turn is skipped: it cannot be the seat to act"}
+	}
 	if p.step != noStep && p.step < stepReturn && p.rolled {
 		return nil, &PositionError{"dice", fields[2], "a decision is pending: the dice of the turn are used"}
 	}
@@ -285,6 +288,11 @@ func (p *Position) computeHash() uint64 {
 	}
 	if p.rollOff {
 		h ^= rollOffKey
+	}
+	for s := range Seat(NumSeats) {
+		if p.dead&(1<<s) != 0 {
+			h ^= deadKeys[s]
+		}
 	}
 	return h ^ seatKeys[p.seat] ^ rollKey(p.rolled, p.roll) ^ p.teamHash()
 }

@@ -33,7 +33,10 @@ type state struct {
 	// 0: none), and the roll-off still to come.
 	ctrl    uint8
 	rollOff bool
-	hash    uint64
+	// Armies dead by resign or timeout, their kings standing (bit per
+	// seat; presets with Dead).
+	dead uint8
+	hash uint64
 }
 
 // Preset returns the ruleset the position is played under.

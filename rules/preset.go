@@ -110,6 +110,25 @@ type Preset struct {
 	// face 1 names the king's kind, 2 the horse's, 3 the elephant's, 4 the
 	// pawn's).
 	CountUp bool
+	// Checks are the points a move scores by attacking live enemy kings
+	// anew: Checks[n] when, after it, n live enemy kings of the mover are
+	// attacked from a square they were not attacked from before
+	// (chesscom-chaturaji: 1 for two, 5 for three); all zero: no bonus.
+	Checks [NumSeats]int
+	// Dead: chess.com's live and dead armies (docs/rules.md §6.12). An army
+	// dies when its king is taken or its seat plays resign or timeout (its
+	// king then stands); a dead army's pieces stay, capturable for nothing
+	// but a king's points. The game ends when at most one army lives, which
+	// then takes the points of every king still standing, or by the clock,
+	// each live army taking DrawPoints.
+	Dead bool
+	// DrawPoints is what each live army scores when the clock ends a game
+	// with Dead.
+	DrawPoints int
+	// Claim (with Dead): the leader of the last two live armies may claim
+	// the game, and the game ends by itself once nobody can catch the
+	// leader.
+	Claim bool
 	// Options lists the house rules the preset accepts.
 	Options []Option
 
@@ -134,9 +153,11 @@ type Preset struct {
 	teamPlay       bool             // Team has some rule: the team path of Make and Actions
 	pairOutcomes   []Roll           // martian's rolls with throne control: both pairs
 	pairChances    []Chance
-	specialRolls   bool               // a roll-off or the count-upwards rule: SetRoll's slow path
-	enemyStart     [NumSeats][64]Kind // chaturanga-fr2: the enemy horse and elephant starting squares a pawn promotes on
-	privileged     [NumSeats]uint64   // ... and where a privileged pawn promotes (the enemy king's too)
+	specialRolls   bool                           // a roll-off or the count-upwards rule: SetRoll's slow path
+	enemyStart     [NumSeats][64]Kind             // chaturanga-fr2: the enemy horse and elephant starting squares a pawn promotes on
+	privileged     [NumSeats]uint64               // ... and where a privileged pawn promotes (the enemy king's too)
+	checks         bool                           // some Checks bonus: Make looks at the kings' attackers
+	attackFrom     [NumKinds][NumSeats][64]uint64 // with checks: where a non-sliding piece of a seat attacks a square from
 }
 
 var presets = map[string]*Preset{}
@@ -201,7 +222,12 @@ func (pr *Preset) prepare() error {
 		}
 	}
 	pr.oneActionTurns = pr.Dice <= 1 && !pr.TurnClock
-	pr.kingEnds = pr.Goal == PointsGoal && !pr.Kingless && !pr.LastArmy && !pr.TurnClock && !pr.teamPlay
+	pr.kingEnds = pr.Goal == PointsGoal && !pr.Kingless && !pr.LastArmy && !pr.TurnClock && !pr.teamPlay && !pr.Dead
+	pr.checks = pr.Checks != [NumSeats]int{}
+	pr.attackFrom = [NumKinds][NumSeats][64]uint64{}
+	if pr.checks {
+		pr.fillAttackFrom()
+	}
 	pr.special = 0
 	if pr.KingLeap {
 		pr.special |= kinds(King)
@@ -211,6 +237,9 @@ func (pr *Preset) prepare() error {
 	}
 	if pr.Pieces[Pawn].Moves&PawnDouble != 0 {
 		pr.special |= kinds(Pawn)
+	}
+	if pr.Dead && (pr.Promotion.Wait || pr.teamPlay || pr.Kingless) {
+		return fmt.Errorf("rules: preset %s: dead armies go with neither waiting pawns, team play nor kingless armies", pr.Name)
 	}
 	start, err := parsePosition(pr, pr.Start)
 	if err != nil {

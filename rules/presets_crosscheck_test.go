@@ -11,12 +11,12 @@ import (
 
 // newPresets are the presets beyond the default that internal/naive also
 // implements, written from docs/rules.md alone.
-var newPresets = []string{"chaturaji-ranks", "chaturaji-2dice", "ludii", "chaturanga-2p", "chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian", "chaturanga-fr1", "chaturanga-fr2"}
+var newPresets = []string{"chaturaji-ranks", "chaturaji-2dice", "ludii", "chaturanga-2p", "chaturaji-teams", "chaturaji-diceless", "biruni", "winther", "martian", "chaturanga-fr1", "chaturanga-fr2", "chesscom-chaturaji"}
 
 // TestPresetStartPerftAgainstNaive compares perft from each preset's start
 // position with the independent implementation.
 func TestPresetStartPerftAgainstNaive(t *testing.T) {
-	depths := map[string]int{"chaturaji-ranks": 5, "chaturaji-2dice": 4, "ludii": 5, "chaturanga-2p": 4, "chaturaji-teams": 4, "chaturaji-diceless": 4, "biruni": 4, "winther": 4, "martian": 4, "chaturanga-fr1": 4, "chaturanga-fr2": 4}
+	depths := map[string]int{"chaturaji-ranks": 5, "chaturaji-2dice": 4, "ludii": 5, "chaturanga-2p": 4, "chaturaji-teams": 4, "chaturaji-diceless": 4, "biruni": 4, "winther": 4, "martian": 4, "chaturanga-fr1": 4, "chaturanga-fr2": 4, "chesscom-chaturaji": 5}
 	if testing.Short() {
 		depths["chaturaji-2dice"] = 3 // depth 4 takes the naive engine seconds
 	}

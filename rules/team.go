@@ -157,7 +157,7 @@ func (p *Position) movers(s Seat) uint8 {
 // its partner's command.
 func (p *Position) takesTurn(s Seat) bool {
 	if p.HasKing(s) {
-		return true
+		return p.dead&(1<<s) == 0
 	}
 	if p.drops&(1<<s) != 0 || p.preset.Team.Stakes && p.freeReturnDue(s) && p.strippedTeams() == 0 {
 		return true

@@ -11,6 +11,7 @@ const maxChanges = 48
 type Undo struct {
 	action  Action
 	saved   state
+	bonus   int32 // the check bonus a move scored (set by Make in presets with Checks only)
 	n       uint8
 	changes [maxChanges]change
 }

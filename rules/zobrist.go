@@ -18,6 +18,7 @@ var (
 	controlKeys                                    [NumSeats]uint64
 	returnKeys                                     [4]uint64
 	lostKeys                                       [4][NumSeats]uint64 // lostKeys[0] stays 0
+	deadKeys                                       [NumSeats]uint64
 )
 
 // keysReady is set by filling the keys in a package variable's initializer,
@@ -71,6 +72,9 @@ func initKeys() bool {
 	}
 	for i := range returnKeys {
 		returnKeys[i] = next()
+	}
+	for s := range deadKeys { // drawn last, so that the keys above keep their values
+		deadKeys[s] = next()
 	}
 	return true
 }

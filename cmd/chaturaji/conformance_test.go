@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -16,11 +17,22 @@ func runCommand(args ...string) (status int, stdout, stderr string) {
 	return status, out.String(), errOut.String()
 }
 
-// TestConformance runs moves and apply on every line of the shared
-// conformance data: the legal actions, in byte order, and the position
-// after each.
+// TestConformance runs moves and apply on every line of the conformance
+// data of every preset that has some (one file per preset, named after
+// it): the legal actions, in byte order, and the position after each.
 func TestConformance(t *testing.T) {
-	f, err := os.Open("../../rules/testdata/conformance/chaturaji.jsonl")
+	files, err := filepath.Glob("../../rules/testdata/conformance/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no conformance data: %v", err)
+	}
+	for _, file := range files {
+		rules := strings.TrimSuffix(filepath.Base(file), ".jsonl")
+		t.Run(rules, func(t *testing.T) { runConformance(t, file, rules) })
+	}
+}
+
+func runConformance(t *testing.T, file, rules string) {
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,13 +50,13 @@ func TestConformance(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			t.Fatalf("line %d: %v", n, err)
 		}
-		status, out, errOut := runCommand("moves", "--pos", c.Pos)
+		status, out, errOut := runCommand("moves", "--rules", rules, "--pos", c.Pos)
 		want := strings.Join(c.Actions, "\n") + "\n"
 		if status != 0 || out != want {
 			t.Errorf("line %d: moves exits %d with\n%s%s\nwant\n%s", n, status, out, errOut, want)
 		}
 		for _, a := range c.Actions {
-			status, out, errOut := runCommand("apply", "--pos", c.Pos, a)
+			status, out, errOut := runCommand("apply", "--rules", rules, "--pos", c.Pos, a)
 			if status != 0 || out != c.After[a]+"\n" {
 				t.Errorf("line %d: apply %s exits %d with\n%s%s\nwant\n%s", n, a, status, out, errOut, c.After[a])
 			}

@@ -83,6 +83,10 @@ type Position struct {
 	Rolled      bool   // the seat to act has rolled this turn
 	Own, Ctrl   [2]int // ascending, 0 for no face
 	ControlSeat int    // the controlled army's seat + 1; 0 for none
+
+	// chesscom-chaturaji (chesscom.go): the seats whose army died by
+	// resign or timeout, their kings standing.
+	Dead [4]bool
 }
 
 // square returns the index of (file, rank), both 0..7.
@@ -487,6 +491,8 @@ func (p *Position) Actions() []string {
 		return p.martianActions()
 	case ChaturangaFR1, ChaturangaFR2:
 		return p.frActions()
+	case ChesscomChaturaji:
+		return p.chesscomActions()
 	}
 	var acts []string
 	for sq := 0; sq < 64; sq++ {
@@ -525,6 +531,9 @@ func (p *Position) Apply(action string) (*Position, error) {
 	if p.AwaitingRoll() {
 		return nil, errors.New("naive: Apply on a position awaiting its roll")
 	}
+	if p.Rules == ChesscomChaturaji && (action == "resign" || action == "timeout") && !p.Finished() {
+		return p.apply(action), nil // legal at every turn, but no move: not in Actions
+	}
 	for _, a := range p.Actions() {
 		if a == action {
 			return p.apply(action), nil
@@ -554,6 +563,9 @@ func (p *Position) apply(action string) *Position {
 	}
 	if p.isFR() {
 		return p.applyFR(action)
+	}
+	if p.Rules == ChesscomChaturaji {
+		return p.applyChesscom(action)
 	}
 	q := p.copyPos()
 	mover := p.Seat

@@ -29,7 +29,7 @@ func ParseRules(rules, s string) (*Position, error) {
 		return nil, fmt.Errorf("naive: unknown rules %q", rules)
 	}
 	fields := strings.Split(s, " ")
-	if len(fields) != 5 && !((pr.leap || pr.teams || pr.winther || pr.martian || pr.fr) && len(fields) == 6) {
+	if len(fields) != 5 && !((pr.leap || pr.teams || pr.winther || pr.martian || pr.fr || pr.dead) && len(fields) == 6) {
 		return nil, fmt.Errorf("naive: want 5 space-separated fields, got %d in %q", len(fields), s)
 	}
 	p := &Position{Rules: pr.field}
@@ -76,6 +76,10 @@ func ParseRules(rules, s string) (*Position, error) {
 	p.Clock = clock
 	if len(fields) == 6 && pr.fr {
 		if err := parseFRExtra(fields[5], p); err != nil {
+			return nil, err
+		}
+	} else if len(fields) == 6 && pr.dead {
+		if err := parseDead(fields[5], p); err != nil {
 			return nil, err
 		}
 	} else if len(fields) == 6 && pr.martian {
@@ -287,6 +291,9 @@ func (p *Position) String() string {
 		sb.WriteString(" " + extra)
 	}
 	if extra := p.formatFRExtra(); pr.fr && extra != "" {
+		sb.WriteString(" " + extra)
+	}
+	if extra := p.formatDead(); pr.dead && extra != "" {
 		sb.WriteString(" " + extra)
 	}
 	return sb.String()

@@ -43,6 +43,7 @@ type preset struct {
 	winther bool   // winther's extra field
 	martian bool   // martian's letters, roll-off, dice field and extra field
 	fr      bool   // chaturanga-fr1's extra field
+	dead    bool   // chesscom-chaturaji's extra field
 }
 
 const (
@@ -73,9 +74,10 @@ var (
 			dice: twoCubes, points: true, triumph: true, raise54: true, teams: true},
 		Winther: {field: Winther, start: chaturajiStart, order: clockwise, kinds: "KEHBP",
 			dice: twoLong, winther: true},
-		Martian:       {field: Martian, start: martianStart, order: clockwise, kinds: "MPRS", martian: true},
-		ChaturangaFR1: {field: ChaturangaFR1, start: chaturajiStart, order: clockwise, kinds: "KEHBP", fr: true},
-		ChaturangaFR2: {field: ChaturangaFR2, start: chaturajiStart, order: clockwise, kinds: "KEHBP", fr: true, dice: cubeBlank},
+		Martian:           {field: Martian, start: martianStart, order: clockwise, kinds: "MPRS", martian: true},
+		ChaturangaFR1:     {field: ChaturangaFR1, start: chaturajiStart, order: clockwise, kinds: "KEHBP", fr: true},
+		ChaturangaFR2:     {field: ChaturangaFR2, start: chaturajiStart, order: clockwise, kinds: "KEHBP", fr: true, dice: cubeBlank},
+		ChesscomChaturaji: {field: ChesscomChaturaji, start: chaturajiStart, order: clockwise, kinds: "KEHBP", points: true, dead: true},
 	}
 )
 
@@ -199,6 +201,8 @@ func (p *Position) Finished() bool {
 		return p.martianFinished()
 	case ChaturangaFR1, ChaturangaFR2:
 		return p.frFinished()
+	case ChesscomChaturaji:
+		return p.chesscomFinished()
 	case Winther:
 		return p.teamKings(South) == 0 || p.teamKings(West) == 0 || (p.Clock >= 200 && p.Dice[0] == 0)
 	case Chaturaji2Dice, Biruni:
