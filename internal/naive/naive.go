@@ -4,7 +4,7 @@
 // (a [64] array of squares, explicit direction walks, no bitboards, no
 // precomputed tables).
 //
-// It knows five presets (see presets.go): the default "chaturaji" (docs/rules.md
+// It knows every preset (see presets.go): the default "chaturaji" (docs/rules.md
 // §1-§4 and §7), "chaturaji-ranks", "chaturaji-2dice", "ludii" and
 // "chaturanga-2p". Parse, Start and the Position fields Board, Seat, Die,
 // Scores and Clock keep their meaning for the default preset.

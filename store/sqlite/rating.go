@@ -113,6 +113,10 @@ func (s *Store) Unrated(ctx context.Context, limit int) ([]string, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: unrated games: %w", err)
 	}
+	// Nothing a power cut could take back is shown (logsync.go).
+	if err := s.log.visible(ctx); err != nil {
+		return nil, fmt.Errorf("sqlite: unrated games: %w", err)
+	}
 	return ids, nil
 }
 
@@ -147,6 +151,10 @@ func (s *Store) AccountRatings(ctx context.Context, account string) ([]store.Rat
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: ratings of %q: %w", account, err)
 	}
+	// Nothing a power cut could take back is shown (logsync.go).
+	if err := s.log.visible(ctx); err != nil {
+		return nil, fmt.Errorf("sqlite: ratings: %w", err)
+	}
 	return rs, nil
 }
 
@@ -175,6 +183,10 @@ func (s *Store) RatingHistory(ctx context.Context, account, rules string, limit 
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: rating history of %q in %q: %w", account, rules, err)
+	}
+	// Nothing a power cut could take back is shown (logsync.go).
+	if err := s.log.visible(ctx); err != nil {
+		return nil, fmt.Errorf("sqlite: rating history: %w", err)
 	}
 	return ps, nil
 }
@@ -221,6 +233,10 @@ func (s *Store) RecentGames(ctx context.Context, account string, limit int) ([]s
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: recent games of %q: %w", account, err)
 	}
+	// Nothing a power cut could take back is shown (logsync.go).
+	if err := s.log.visible(ctx); err != nil {
+		return nil, fmt.Errorf("sqlite: recent games: %w", err)
+	}
 	return gs, nil
 }
 
@@ -248,6 +264,10 @@ func (s *Store) Leaderboard(ctx context.Context, q store.LeaderQuery) ([]store.L
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: leaderboard of %q: %w", q.Rules, err)
+	}
+	// Nothing a power cut could take back is shown (logsync.go).
+	if err := s.log.visible(ctx); err != nil {
+		return nil, fmt.Errorf("sqlite: leaderboard: %w", err)
 	}
 	return ls, nil
 }
