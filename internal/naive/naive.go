@@ -5,8 +5,8 @@
 // precomputed tables).
 //
 // It knows every preset (see presets.go): the default "chaturaji" (docs/rules.md
-// §1-§4 and §7), "chaturaji-ranks", "chaturaji-2dice", "ludii" and
-// "chaturanga-2p". Parse, Start and the Position fields Board, Seat, Die,
+// §1-§4 and §7), "chaturaji-ranks", "chaturaji-2dice", "ludii",
+// "chaturanga-2p" and "chesscom-chaturaji". Parse, Start and the Position fields Board, Seat, Die,
 // Scores and Clock keep their meaning for the default preset.
 package naive
 
