@@ -135,6 +135,8 @@ func (s *Server) routes() {
 	handle("POST /api/games/{id}/rematch", Costly, s.homed(s.handleRematch)) // may create a game
 	handle("GET /api/games/{id}/rematch", General, s.homed(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
+	handle("GET /api/lobby", General, http.HandlerFunc(s.handleLobby)) // read from the store at most once a LobbyView
+	handle("GET /api/lobby/ws", General, http.HandlerFunc(s.handleLobbyWS))
 	handle(presenceRoute, General, http.HandlerFunc(s.handlePresence))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
 	for _, catchAll := range apiCatchAlls {

@@ -1,0 +1,190 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// seek is a seek message.
+type seek struct {
+	Kind      string `json:"kind"`
+	Pool      string `json:"pool"`
+	Bots      bool   `json:"bots,omitempty"`
+	BotWaitMS int64  `json:"bot_wait_ms,omitempty"`
+	Name      string `json:"name,omitempty"`
+}
+
+// wantSeats checks the game of the seated messages in the store: one game,
+// each seat named once, held by the token given, the others bots'.
+func wantSeats(t *testing.T, st store.Store, seated []server.LobbyEvent, bots int, turnMS int64) {
+	t.Helper()
+	id := seated[0].Game
+	var seats []string
+	for _, e := range seated {
+		if e.Game != id {
+			t.Fatalf("seated in games %s and %s, want one", id, e.Game)
+		}
+		if slices.Contains(seats, e.Seat) {
+			t.Fatalf("seat %s given twice", e.Seat)
+		}
+		seats = append(seats, e.Seat)
+	}
+	g, err := st.Game(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var humans, botSeats int
+	for _, s := range g.Seats {
+		if strings.HasPrefix(s.Player, "bot:") {
+			botSeats++
+		} else {
+			humans++
+		}
+	}
+	if humans != len(seated) || botSeats != bots {
+		t.Errorf("game %s has %d human seats and %d bots' (%+v), want %d and %d", id, humans, botSeats, g.Seats, len(seated), bots)
+	}
+	var set struct {
+		TurnMS int64 `json:"turn_ms"`
+	}
+	if err := json.Unmarshal(g.Settings, &set); err != nil || set.TurnMS != turnMS {
+		t.Errorf("game %s's turn_ms = %d (%v), want the pool's %d", id, set.TurnMS, err, turnMS)
+	}
+}
+
+// TestLobbyFourSeated: four guests who seek in one pool, for people only,
+// are seated in one game within a bound, each in a seat of its own that
+// its token opens.
+func TestLobbyFourSeated(t *testing.T) {
+	ts := newTestServer(t, lobbyConfig(), nil)
+	var cs []*lobbyClient
+	for i := range 4 {
+		c := ts.lobbyDial()
+		c.send(seek{Kind: "seek", Pool: "chaturaji/15s/casual", Name: fmt.Sprintf("p%d", i)})
+		if e := c.until(server.LobbySeeking); e.Pool != "chaturaji/15s/casual" || e.Since == nil {
+			t.Fatalf("seeking = %+v, want the pool and the time", e)
+		}
+		cs = append(cs, c)
+	}
+	start := time.Now()
+	var seated []server.LobbyEvent
+	for _, c := range cs {
+		e := c.until(server.LobbySeated)
+		if e.Token == "" || e.Pool != "chaturaji/15s/casual" {
+			t.Errorf("seated = %+v, want a token and the pool", e)
+		}
+		seated = append(seated, e)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("seated %v after the last seek, want within 3s", d)
+	}
+	wantSeats(t, ts.store, seated, 0, 15000)
+	for _, e := range seated {
+		if g := ts.dial(e.Game, e.Token, 0); g.hello.Seat != e.Seat {
+			t.Errorf("the token of %s opens seat %q", e.Seat, g.hello.Seat)
+		}
+	}
+	ts.waitLobby("no seekers left", func(v *server.LobbyView) bool { return len(seekersIn(v, "chaturaji/15s/casual")) == 0 })
+	// Seated, they may seek again.
+	cs[0].send(seek{Kind: "seek", Pool: "chaturaji/15s/casual"})
+	cs[0].until(server.LobbySeeking)
+}
+
+// TestLobbyBots: a lone seeker who allows bots is seated with bots once
+// its wait has passed, not before.
+func TestLobbyBots(t *testing.T) {
+	ts := newTestServer(t, lobbyConfig(), nil)
+	c := ts.lobbyDial()
+	start := time.Now()
+	c.send(seek{Kind: "seek", Pool: "chaturaji/15s/casual", Bots: true, BotWaitMS: 400})
+	c.until(server.LobbySeeking)
+	e := c.until(server.LobbySeated)
+	if d := time.Since(start); d < 400*time.Millisecond || d > 5*time.Second {
+		t.Errorf("seated with bots %v after seeking, want after its wait of 400ms, within 5s", d)
+	}
+	wantSeats(t, ts.store, []server.LobbyEvent{e}, 3, 15000)
+	// Two seats by correspondence: a day a decision.
+	c.send(seek{Kind: "seek", Pool: "chaturanga-2p/1d/casual", Bots: true, BotWaitMS: 1})
+	e = c.until(server.LobbySeated)
+	wantSeats(t, ts.store, []server.LobbyEvent{e}, 1, 24*3600*1000)
+}
+
+// TestLobbyWithdraw: a seek is withdrawn by its message and by closing its
+// socket; the lobby's view lists a seeker while it waits.
+func TestLobbyWithdraw(t *testing.T) {
+	ts := newTestServer(t, lobbyConfig(), nil)
+	const pool = "chaturaji/1m0s/casual"
+	a, b := ts.lobbyDial(), ts.lobbyDial()
+	a.send(seek{Kind: "seek", Pool: pool, Name: "Ana"})
+	a.until(server.LobbySeeking)
+	b.send(seek{Kind: "seek", Pool: pool, Name: "Bo"})
+	b.until(server.LobbySeeking)
+	ts.waitLobby("Ana and Bo", func(v *server.LobbyView) bool { return slices.Equal(seekersIn(v, pool), []string{"Ana", "Bo"}) })
+	a.send(map[string]string{"kind": "withdraw"})
+	if e := a.until(server.LobbyGone); e.Pool != pool {
+		t.Errorf("withdrawn = %+v, want pool %s", e, pool)
+	}
+	a.send(map[string]string{"kind": "withdraw"})
+	a.wantError(server.ENOTFOUND, "withdraw", "no open seek")
+	b.conn.CloseNow()
+	ts.waitLobby("no one", func(v *server.LobbyView) bool { return len(seekersIn(v, pool)) == 0 })
+	// Seen by every client of the lobby: the view of a third client.
+	c := ts.lobbyDial()
+	for {
+		if e := c.until("lobby"); e.LobbyView != nil && len(seekersIn(e.LobbyView, pool)) == 0 {
+			break
+		}
+	}
+}
+
+// TestLobbyOneSeek: a person has one seek at a time: a second replaces
+// the first, and a seek is refused while the person sits at a table.
+func TestLobbyOneSeek(t *testing.T) {
+	ts := newTestServer(t, lobbyConfig(), nil)
+	a := ts.lobbyDial()
+	a.send(seek{Kind: "seek", Pool: "chaturaji/1m0s/casual", Name: "Ana"})
+	a.until(server.LobbySeeking)
+	a.send(seek{Kind: "seek", Pool: "chaturaji/15s/casual", Name: "Ana"})
+	a.until(server.LobbySeeking)
+	ts.waitLobby("Ana in the second pool alone", func(v *server.LobbyView) bool {
+		return len(seekersIn(v, "chaturaji/1m0s/casual")) == 0 && slices.Equal(seekersIn(v, "chaturaji/15s/casual"), []string{"Ana"})
+	})
+}
+
+// TestLobbyRefuses: bad messages, and a guest in a rated pool, are refused
+// with an error that names what is wrong, and change nothing.
+func TestLobbyRefuses(t *testing.T) {
+	ts := newTestServer(t, lobbyConfig(), nil)
+	c := ts.lobbyDial()
+	for _, tc := range []struct {
+		msg        string
+		code, echo string
+		saying     string
+	}{
+		{`{"kind":"seek","pool":"chaturaji/15s/rated"}`, server.EUNAUTHORIZED, "seek", "sign in"},
+		{`{"kind":"seek","pool":"chaturaji/15s"}`, server.EINVALID, "seek", "want RULES/TURN"},
+		{`{"kind":"seek","pool":"nosuch/15s/casual"}`, server.EINVALID, "seek", "nosuch"},
+		{`{"kind":"seek","pool":"chaturaji/1ms/casual"}`, server.EINVALID, "seek", "1ms"},
+		{`{"kind":"seek","pool":"chaturaji/15s/casual","bot_wait_ms":-1}`, server.EINVALID, "seek", "bot_wait_ms -1"},
+		{`{"kind":"seek","pool":"chaturaji/15s/casual","name":"a\u0007"}`, server.EINVALID, "seek", "name"},
+		{`{"kind":"dance"}`, server.EINVALID, "dance", "unknown message kind"},
+		{`{"kind":"seek","pool":"chaturaji/15s/casual","extra":1}`, server.EINVALID, "", "malformed JSON"},
+		{`not json`, server.EINVALID, "", "malformed JSON"},
+	} {
+		c.conn.Write(t.Context(), 1, []byte(tc.msg))
+		c.wantError(tc.code, tc.echo, tc.saying)
+	}
+	v := ts.lobbyView()
+	for _, p := range v.Pools {
+		if len(p.Seekers) != 0 {
+			t.Errorf("pool %s lists %v after refused seeks, want none", p.Pool, p.Seekers)
+		}
+	}
+}
