@@ -317,6 +317,7 @@ func (h *hall) leaveTable(ctx context.Context, c *lobbyConn, table string) error
 	c.state.Lock()
 	c.table = ""
 	c.state.Unlock()
+	c.post(&LobbyEvent{Kind: LobbyAtTable}) // at no table
 	h.viewChanged()
 	return nil
 }

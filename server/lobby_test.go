@@ -188,3 +188,125 @@ func TestLobbyRefuses(t *testing.T) {
 		}
 	}
 }
+
+// open is an open message.
+type open struct {
+	Kind      string   `json:"kind"`
+	Rules     string   `json:"rules,omitempty"`
+	TurnMS    int64    `json:"turn_ms"`
+	Rated     bool     `json:"rated,omitempty"`
+	MinRating float64  `json:"min_rating,omitempty"`
+	MaxRating float64  `json:"max_rating,omitempty"`
+	Seat      string   `json:"seat"`
+	Open      []string `json:"open"`
+	Name      string   `json:"name,omitempty"`
+}
+
+// tableIn returns the view's open table id, nil if it lists none.
+func tableIn(v *server.LobbyView, id string) *server.TableView {
+	for i := range v.Tables {
+		if v.Tables[i].ID == id {
+			return &v.Tables[i]
+		}
+	}
+	return nil
+}
+
+// TestLobbyOpenTable: a player opens a table with two seats open; it is
+// listed; another joins one; only the opener starts it, with a bot in the
+// seat still empty and in the closed one; a table whose open seats are
+// all taken starts by itself; a table whose opener leaves is gone.
+func TestLobbyOpenTable(t *testing.T) {
+	ts := newTestServer(t, lobbyConfig(), nil)
+	a, b := ts.lobbyDial(), ts.lobbyDial()
+	a.send(open{Kind: "open", TurnMS: 15000, Seat: "South", Open: []string{"West", "North"}, Name: "Ana", MinRating: 1400, MaxRating: 1600})
+	at := a.until(server.LobbyAtTable)
+	if at.Seat != "South" || at.Table == nil || len(at.Table.Seats) != 4 || at.Table.Seats[0].Name != "Ana" || !at.Table.Seats[1].Open || at.Table.Seats[3].Open {
+		t.Fatalf("table = %+v, want Ana at South, West and North open, East a bot's", at)
+	}
+	id := at.Table.ID
+	ts.waitLobby("the table", func(v *server.LobbyView) bool { return tableIn(v, id) != nil })
+	b.send(map[string]string{"kind": "join", "table": id, "name": "Bo"})
+	if e := b.until(server.LobbyAtTable); e.Seat != "West" || e.Table.Seats[1].Name != "Bo" {
+		t.Fatalf("join = %+v, want Bo at West, the first open seat", e)
+	}
+	b.send(map[string]string{"kind": "join", "table": id, "seat": "North"})
+	b.wantError(server.ECONFLICT, "join", "already")
+	b.send(map[string]string{"kind": "start"})
+	b.wantError(server.ECONFLICT, "start", "only the opener")
+	ts.waitLobby("Bo at West", func(v *server.LobbyView) bool {
+		tv := tableIn(v, id)
+		return tv != nil && tv.Seats[1].Name == "Bo"
+	})
+	a.send(map[string]string{"kind": "start"})
+	sa, sb := a.until(server.LobbySeated), b.until(server.LobbySeated)
+	if sa.Game != id || sa.Seat != "South" || sb.Seat != "West" {
+		t.Fatalf("seated %+v and %+v, want game %s, South and West", sa, sb, id)
+	}
+	wantSeats(t, ts.store, []server.LobbyEvent{sa, sb}, 2, 15000)
+	ts.waitLobby("the table gone", func(v *server.LobbyView) bool { return tableIn(v, id) == nil })
+
+	// Full, it starts by itself.
+	a.send(open{Kind: "open", Rules: "chaturanga-2p", TurnMS: 60000, Seat: "South", Open: []string{"North"}})
+	id = a.until(server.LobbyAtTable).Table.ID
+	b.send(map[string]string{"kind": "join", "table": id, "seat": "North"})
+	sa, sb = a.until(server.LobbySeated), b.until(server.LobbySeated)
+	if sa.Game != id || sb.Game != id {
+		t.Fatalf("seated %+v and %+v, want game %s", sa, sb, id)
+	}
+	wantSeats(t, ts.store, []server.LobbyEvent{sa, sb}, 0, 60000)
+
+	// Its opener gone, the table is gone.
+	c := ts.lobbyDial()
+	c.send(open{Kind: "open", TurnMS: 15000, Seat: "East", Open: []string{"West"}})
+	id = c.until(server.LobbyAtTable).Table.ID
+	ts.waitLobby("the third table", func(v *server.LobbyView) bool { return tableIn(v, id) != nil })
+	c.conn.CloseNow()
+	ts.waitLobby("the third table gone", func(v *server.LobbyView) bool { return tableIn(v, id) == nil })
+}
+
+// TestLobbyOpenTableRefuses: bad tables, rated tables for guests, a seek
+// while seated, a join outside the range: refused, naming why.
+func TestLobbyOpenTableRefuses(t *testing.T) {
+	ts := newTestServer(t, lobbyConfig(), nil)
+	a, b := ts.lobbyDial(), ts.lobbyDial()
+	for _, tc := range []struct {
+		msg    open
+		code   string
+		saying string
+	}{
+		{open{Kind: "open", TurnMS: 15000, Seat: "South", Open: []string{"West"}, Rated: true}, server.EUNAUTHORIZED, "sign in"},
+		{open{Kind: "open", TurnMS: 15000, Seat: "Up", Open: []string{"West"}}, server.EINVALID, `seat "Up"`},
+		{open{Kind: "open", TurnMS: 15000, Seat: "South", Open: []string{"South"}}, server.EINVALID, "your own"},
+		{open{Kind: "open", TurnMS: 15000, Seat: "South"}, server.EINVALID, "at least one seat"},
+		{open{Kind: "open", TurnMS: 5, Seat: "South", Open: []string{"West"}}, server.EINVALID, "5ms"},
+		{open{Kind: "open", Rules: "nosuch", TurnMS: 15000, Seat: "South", Open: []string{"West"}}, server.EINVALID, "nosuch"},
+		{open{Kind: "open", TurnMS: 15000, Seat: "South", Open: []string{"West"}, MinRating: 1600}, server.EINVALID, "outside the range"},
+		{open{Kind: "open", TurnMS: 15000, Seat: "South", Open: []string{"West"}, MinRating: 1600, MaxRating: 1000}, server.EINVALID, "above max_rating"},
+	} {
+		a.send(tc.msg)
+		a.wantError(tc.code, "open", tc.saying)
+	}
+	if v := ts.lobbyView(); len(v.Tables) != 0 {
+		t.Fatalf("tables %+v after refused opens, want none", v.Tables)
+	}
+	a.send(open{Kind: "open", TurnMS: 15000, Seat: "South", Open: []string{"West"}, MaxRating: 1500})
+	id := a.until(server.LobbyAtTable).Table.ID
+	a.send(seek{Kind: "seek", Pool: "chaturaji/15s/casual"})
+	a.wantError(server.ECONFLICT, "seek", "leave it before you seek")
+	b.send(map[string]string{"kind": "join", "table": id, "seat": "North"})
+	b.wantError(server.ECONFLICT, "join", "a bot's")
+	b.send(map[string]string{"kind": "join", "table": "nosuch"})
+	b.wantError(server.ENOTFOUND, "join", "no open table")
+	b.send(seek{Kind: "seek", Pool: "chaturaji/15s/casual"})
+	b.until(server.LobbySeeking)
+	b.send(map[string]string{"kind": "join", "table": id})
+	b.wantError(server.ECONFLICT, "join", "withdraw it")
+	a.send(map[string]string{"kind": "leave"})
+	if e := a.until(server.LobbyAtTable); e.Table != nil {
+		t.Errorf("after leave: %+v, want a table message with no table", e)
+	}
+	ts.waitLobby("the table closed", func(v *server.LobbyView) bool { return tableIn(v, id) == nil })
+	a.send(map[string]string{"kind": "leave"})
+	a.wantError(server.ENOTFOUND, "leave", "no open table")
+}
