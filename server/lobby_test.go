@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaturaji/chaturaji/lobby"
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/store"
 )
@@ -309,4 +310,74 @@ func TestLobbyOpenTableRefuses(t *testing.T) {
 	ts.waitLobby("the table closed", func(v *server.LobbyView) bool { return tableIn(v, id) == nil })
 	a.send(map[string]string{"kind": "leave"})
 	a.wantError(server.ENOTFOUND, "leave", "no open table")
+}
+
+// TestLobbyClaimLeftByDeadNode: another node's round claims a table that
+// seats three seekers of this server and one of its own, and dies before
+// making its game; this server makes the game after LobbyClaimWait, with
+// the table's id, and seats its seekers in it.
+func TestLobbyClaimLeftByDeadNode(t *testing.T) {
+	cfg := lobbyConfig()
+	cfg.LobbyClaimWait = 300 * time.Millisecond
+	ts := newTestServer(t, cfg, nil)
+	dead, err := lobby.NewPairer(store.LobbyOf(ts.store), "dead", lobby.DefaultParams(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, _ := lobby.ParsePool("chaturaji/15s/casual")
+	for try := range 5 {
+		var cs []*lobbyClient
+		for range 3 {
+			c := ts.lobbyDial()
+			c.send(seek{Kind: "seek", Pool: pool.String()})
+			c.until(server.LobbySeeking)
+			cs = append(cs, c)
+		}
+		ghost := &lobby.Seek{Pool: pool, Seekers: []lobby.Seeker{{Player: fmt.Sprintf("ghost%d", try), Name: "Ghost", Guest: true, Rating: 1500, TokenHash: []byte("no one's")}}}
+		if err := dead.Add(t.Context(), ghost, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		won, err := dead.Round(t.Context(), pool, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seated []server.LobbyEvent
+		for _, c := range cs {
+			seated = append(seated, c.until(server.LobbySeated))
+		}
+		if len(won) == 0 { // this server's round claimed it first: again
+			continue
+		}
+		if want := strings.ToLower(won[0].ID); seated[0].Game != want {
+			t.Fatalf("seated in game %s, want %s, the id of the table the dead node claimed", seated[0].Game, want)
+		}
+		if d := time.Since(start); d < cfg.LobbyClaimWait {
+			t.Errorf("the game was made %v after the claim, before the claim wait of %v", d, cfg.LobbyClaimWait)
+		}
+		for i, e := range seated {
+			if e.Game != seated[0].Game || slices.ContainsFunc(seated[:i], func(o server.LobbyEvent) bool { return o.Seat == e.Seat }) {
+				t.Fatalf("seated %+v, want one game, a seat each", seated)
+			}
+		}
+		g, err := ts.store.Game(t.Context(), seated[0].Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if held := tokenHeld(g.Seats, []byte("no one's")); !held {
+			t.Errorf("the dead node's seeker holds no seat of %+v", g.Seats)
+		}
+		return
+	}
+	t.Fatal("this server's rounds claimed every table first, five times")
+}
+
+// tokenHeld reports whether a seat is held by the token hash given.
+func tokenHeld(seats []store.Seat, hash []byte) bool {
+	for _, s := range seats {
+		if string(s.TokenHash) == string(hash) {
+			return true
+		}
+	}
+	return false
 }
