@@ -120,8 +120,10 @@ func (h *hall) run() {
 		select {
 		case <-h.s.ctx.Done():
 			return
+		case <-h.kick: // a seek: its pool's round, at once
+			h.rounds(time.Now())
+			continue
 		case <-t.C:
-		case <-h.kick:
 		}
 		now := time.Now()
 		h.rounds(now)
@@ -144,7 +146,7 @@ func (h *hall) poke() {
 }
 
 // rounds runs a pairing round of each pool in which the node has open
-// seeks, and makes the game of each table won.
+// seeks, the pools at once, and makes the game of each table won.
 func (h *hall) rounds(now time.Time) {
 	h.mu.Lock()
 	pools := make(map[lobby.Pool]bool)
@@ -154,15 +156,19 @@ func (h *hall) rounds(now time.Time) {
 		}
 	}
 	h.mu.Unlock()
+	var wg sync.WaitGroup
 	for pool := range pools {
-		tables, err := h.pr.Round(h.s.ctx, pool, now)
-		if err != nil {
-			h.s.repeats.Error("lobby round failed", "pool", pool.String(), "err", err)
-		}
-		for _, t := range tables {
-			h.makeGame(t, pool)
-		}
+		wg.Go(func() {
+			tables, err := h.pr.Round(h.s.ctx, pool, now)
+			if err != nil {
+				h.s.repeats.Error("lobby round failed", "pool", pool.String(), "err", err)
+			}
+			for _, t := range tables {
+				h.makeGame(t, pool)
+			}
+		})
 	}
+	wg.Wait()
 }
 
 // told looks for the node's seeks claimed into tables: those whose game
@@ -188,7 +194,7 @@ func (h *hall) told(now time.Time) {
 			for i, sk := range c.Seeks {
 				ids[i] = sk.ID
 			}
-			h.tell(g, ids, true)
+			h.tell(g, c.Table, ids, true)
 		case !errors.Is(err, store.ErrNotFound):
 			h.s.repeats.Error("lobby: reading a table's game failed", "table", c.Table, "err", err)
 		case now.Sub(c.At) >= h.s.cfg.LobbyClaimWait:
@@ -203,34 +209,51 @@ func (h *hall) told(now time.Time) {
 	}
 }
 
-// tell tells the node's seekers of the seeks named of their seats in
-// game g, and forgets their seeks: they may seek again. The seeks named
-// are all the node's if ours, else those the node knows (a table's seeks
-// are of several nodes).
-func (h *hall) tell(g *made, seeks []string, ours bool) {
+// tell tells the node's seekers of the seeks named, of table, of their
+// seats in game g, and forgets their seeks: they may seek again. The
+// seeks named are all the node's if ours, else those the node knows (a
+// table's seeks are of several nodes); a table all of whose seeks are
+// known to be the node's (seeks are the table's, not ours) is forgotten
+// at once.
+func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
+	var mine []*localSeek
+	h.mu.Lock()
 	for _, id := range seeks {
-		h.mu.Lock()
 		ls := h.seeks[id]
-		var conn *lobbyConn
+		if ls == nil && ours {
+			ls = &localSeek{id: id} // its socket is gone: forget it all the same
+		}
 		if ls != nil {
-			conn = ls.conn
+			mine = append(mine, ls)
 		}
+	}
+	h.mu.Unlock()
+	for _, ls := range mine {
+		h.mu.Lock()
+		conn := ls.conn
 		h.mu.Unlock()
-		if ls == nil && !ours {
-			continue // another node's
-		}
-		if ls != nil && conn != nil {
+		if conn != nil {
 			if seat := seatOfToken(g.hashes, ls.token); seat >= 0 {
 				conn.seated(g, seat, ls.token)
 			}
 		}
-		if err := h.pr.Seated(h.s.ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
-			h.s.repeats.Error("lobby: forgetting a seated seek failed", "seek", id, "err", err)
-			continue
+	}
+	if !ours && len(mine) == len(seeks) {
+		if err := h.pr.Forget(h.s.ctx, table); err != nil {
+			h.s.repeats.Error("lobby: forgetting a seated table failed", "table", table, "err", err)
+			return
 		}
-		if ls != nil {
+		for _, ls := range mine {
 			h.forget(ls)
 		}
+		return
+	}
+	for _, ls := range mine {
+		if err := h.pr.Seated(h.s.ctx, ls.id); err != nil && !errors.Is(err, store.ErrNotFound) {
+			h.s.repeats.Error("lobby: forgetting a seated seek failed", "seek", ls.id, "err", err)
+			continue
+		}
+		h.forget(ls)
 	}
 }
 

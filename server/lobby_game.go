@@ -97,7 +97,7 @@ func (h *hall) makeGame(t lobby.Table, pool lobby.Pool) {
 			h.s.repeats.Error("lobby: making a table's game failed", "table", t.ID, "err", err)
 			return
 		}
-		h.tell(g, t.Seeks, false)
+		h.tell(g, t.ID, t.Seeks, false)
 	}()
 }
 
