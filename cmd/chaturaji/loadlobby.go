@@ -16,13 +16,19 @@ import (
 const lobbyPerAddress = 8
 
 // lobby runs the lobby's load (package loadlobby) with n seekers seeking
-// rate a second, and reports the tables' times and the server's memory.
-func (lt *loadTest) lobby(ctx context.Context, w io.Writer, n int, rate float64) error {
+// rate a second, and reports the tables' times, the disk's syncs in
+// syncDir (if not "") and the server's memory.
+func (lt *loadTest) lobby(ctx context.Context, w io.Writer, n int, rate float64, syncDir string) error {
 	mem := &memoryPeak{base: lt.base}
 	mem.scrape(ctx, lt)
 	mctx, stop := context.WithCancel(ctx)
 	var watched sync.WaitGroup
 	watched.Go(func() { mem.watch(mctx, lt) })
+	var probe *syncProbe
+	if syncDir != "" {
+		probe = &syncProbe{dir: syncDir}
+		watched.Go(func() { probe.run(mctx) })
+	}
 	start := time.Now()
 	res, err := loadlobby.Run(ctx, loadlobby.Config{
 		WSBase: lt.wsBase, Seekers: n, Rate: rate,
@@ -37,6 +43,7 @@ func (lt *loadTest) lobby(ctx context.Context, w io.Writer, n int, rate float64)
 		fmt.Fprintf(w, "last seek->seated: p50 %s  p99 %s  max %s  (%d tables: from a table's last seeker's seek to all its players told of their seats)\n",
 			fmtMS(res.Percentile(0.50)), fmtMS(res.Percentile(0.99)), fmtMS(res.Percentile(1)), len(res.Tables))
 	}
+	fmt.Fprintf(w, "disk sync:         %s\n", probe.line())
 	memory, cpu := mem.line(elapsed)
 	fmt.Fprintf(w, "server memory:     %s\n", memory)
 	fmt.Fprintf(w, "server CPU:        %s\n", cpu)

@@ -371,7 +371,7 @@ func runLoadtest(e *env, args []string) error {
 	}
 	if *lobbyN > 0 {
 		fmt.Fprintf(e.stdout, "loadtest: %d lobby seekers, %g a second, server %s\n", *lobbyN, *lobbyRate, where)
-		return lt.lobby(ctx, e.stdout, *lobbyN, *lobbyRate)
+		return lt.lobby(ctx, e.stdout, *lobbyN, *lobbyRate, *syncDir)
 	}
 	switch {
 	case started != nil:
