@@ -69,6 +69,18 @@
 // /api/players/{name} and GET /api/leaderboard read the ratings back
 // (profile.go).
 //
+// The lobby (lobby*.go) seats strangers together, over package lobby:
+// on GET /api/lobby/ws a client seeks in a pool, or opens or joins an open
+// table, and watches the lobby (GET /api/lobby reads it without a
+// WebSocket). A loop per node pairs the pools of its seekers
+// (lobby.Pairer), makes the game of each table it claims through the same
+// path as POST /api/games, the table's id as the game's, and tells its
+// seekers of their seats; a seeker's token is made by its own node, whose
+// hash the store keeps with the seek, so that whichever node makes the
+// game the seat is the seeker's, and any node of a table's seekers makes
+// a game its claimer left unmade (LobbyClaimWait). Open tables are rows
+// of the store (store.OpenTables), started by their opener or when full.
+//
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETIMEOUT,
 // ETOOLARGE, ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in

@@ -31,6 +31,7 @@ var loadtestCommand = &command{
 const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL | --nodes URL,URL...] [--think D] [--timeout D] [--seed S] [--sync-dir DIR]
        chaturaji loadtest --start-nodes N --db postgres://... [--lease D] [--kill-after D] [--games N] ...
        chaturaji loadtest --idle N [--url URL]
+       chaturaji loadtest --lobby N [--lobby-rate R] [--url URL]
 
 Loadtest plays N games at once against a game server on this machine, each
 with four human seats, each seat a WebSocket client that plays a random
@@ -90,6 +91,15 @@ With --idle N it plays nothing: it opens N WebSockets that watch one game
 where nobody moves, and reports what the server's memory grew by for each
 (resident, Go's and the heap's) and its goroutines.
 
+With --lobby N it plays nothing either: N seekers (a multiple of 20 seats
+them all) open the lobby's WebSocket, 8 from each loopback address, and
+seek --lobby-rate a second, spread over five pools (chaturaji at 15s, 1m
+and 1d a decision, chaturaji-teams and chaturanga-2p at 15s), for people
+only. It reports how many were seated, each exactly once, and for each
+game, from its table's last seeker's seek to the last of its players
+told of its seat (p50, p99, max), with the server's memory and CPU; it
+exits with status 1 if a seeker was seated twice or not at all.
+
 Against a server on 127.0.0.1 the clients come from the loopback addresses
 127.0.0.2, 127.0.0.3... (Linux answers on all of 127.0.0.0/8): the players
 of 16 games, or 400 idle WebSockets, from each, within a server's default
@@ -108,6 +118,10 @@ Flags:
 	              server's database in this process; none with --url, --nodes
 	              or --start-nodes, whose database may be elsewhere)
 	--idle N      open N idle WebSockets and measure them instead
+	--lobby N     seat N seekers through the lobby and measure it instead
+	--lobby-rate R
+	              with --lobby, how many seek a second once all are connected
+	              (default 250; 0 for all at once)
 	--nodes URL,URL,...
 	              the running nodes of a cluster (chaturaji serve on each, on one
 	              PostgreSQL), instead of --url
@@ -221,6 +235,8 @@ func runLoadtest(e *env, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Minute, "")
 	seed := fs.Uint64("seed", 1, "")
 	idle := fs.Int("idle", 0, "")
+	lobbyN := fs.Int("lobby", 0, "")
+	lobbyRate := fs.Float64("lobby-rate", 250, "")
 	nodeList := fs.String("nodes", "", "")
 	startN := fs.Int("start-nodes", 0, "")
 	db := fs.String("db", "", "")
@@ -238,6 +254,12 @@ func runLoadtest(e *env, args []string) error {
 	}
 	if *idle < 0 || *idle > 20000 {
 		return usageError("--idle %d: want 0 to 20000", *idle)
+	}
+	if *lobbyN < 0 || *lobbyN > 20000 || *lobbyRate < 0 {
+		return usageError("--lobby %d, --lobby-rate %g: want 0 to 20000 seekers, and a rate of 0 or more", *lobbyN, *lobbyRate)
+	}
+	if *lobbyN > 0 && (*idle > 0 || *startN > 0 || *nodeList != "") {
+		return usageError("--lobby: not with --idle, --nodes or --start-nodes")
 	}
 	switch {
 	case *startN != 0 && (*startN < 1 || *startN > 16):
@@ -319,7 +341,7 @@ func runLoadtest(e *env, args []string) error {
 		// requests, game creations, WebSockets and connections: every
 		// client of the test comes from one address, which may hold
 		// nearly every connection.
-		conns := max(4**games, *idle)
+		conns := max(4**games, *idle, *lobbyN)
 		cfg := server.Config{BotDelay: server.NoBotDelay, RequestRate: 1000, RequestBurst: conns + *games + 100, CostlyRate: 100, CostlyBurst: *games + 10,
 			MaxConnsPerAddr: conns + 100, MaxConnsPerClient: conns + *games + 200, MaxConns: conns + *games + 1000, ClientConnsShare: 1,
 			MaxGamesPerClient: *games + 10}
@@ -346,6 +368,10 @@ func runLoadtest(e *env, args []string) error {
 	if *idle > 0 {
 		fmt.Fprintf(e.stdout, "loadtest: %d idle WebSockets, server %s\n", *idle, where)
 		return lt.idle(ctx, e.stdout, *idle)
+	}
+	if *lobbyN > 0 {
+		fmt.Fprintf(e.stdout, "loadtest: %d lobby seekers, %g a second, server %s\n", *lobbyN, *lobbyRate, where)
+		return lt.lobby(ctx, e.stdout, *lobbyN, *lobbyRate, *syncDir)
 	}
 	switch {
 	case started != nil:

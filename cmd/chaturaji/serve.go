@@ -48,6 +48,9 @@ const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--
                        [--max-conns N] [--max-conns-per-client N] [--body-timeout D]
                        [--retry-max D] [--public-url URL] [--account-rate N]
                        [--hash-concurrency N] [--hash-waiters N] [--log-level LEVEL] [--log-json]
+                       [--retry-max D] [--lobby-round D] [--lobby-claim-wait D]
+                       [--max-lobby-conns-per-client N] [--max-open-tables N]
+                       [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
 database, rolls the dice from each game's seed, checks every action, runs
@@ -158,6 +161,18 @@ Flags:
 	                   connection
 	--body-timeout D   the longest a request's body may take to arrive after its
 	                   headers (default 10s; past it the answer is 408 ETIMEOUT)
+	--lobby-round D    how often the lobby pairs the pools with seekers on this
+	                   server, and looks for the games other nodes made for them
+	                   (default 250ms; a seek runs a round at once)
+	--lobby-claim-wait D
+	                   how long a table the lobby formed waits for its game
+	                   before a node of its players makes it (default 5s)
+	--max-lobby-conns-per-client N
+	                   lobby WebSockets open at once from one client (default
+	                   8): a guest's seek is its socket's
+	--max-open-tables N
+	                   open tables in the lobby at once, over every node
+	                   (default 1000)
 	--lease DURATION   with PostgreSQL, how long a node's lease on a game lasts
 	                   unless renewed (default 5s): a dead node's games are
 	                   adopted by the others within about that
@@ -231,6 +246,10 @@ func runServe(e *env, args []string) error {
 	maxConns := fs.Int("max-conns", 0, "")
 	maxConnsPerClient := fs.Int("max-conns-per-client", 0, "")
 	bodyTimeout := fs.Duration("body-timeout", 10*time.Second, "")
+	lobbyRound := fs.Duration("lobby-round", 250*time.Millisecond, "")
+	lobbyClaimWait := fs.Duration("lobby-claim-wait", 5*time.Second, "")
+	maxLobbyConnsPerClient := fs.Int("max-lobby-conns-per-client", 8, "")
+	maxOpenTables := fs.Int("max-open-tables", 1000, "")
 	lease := fs.Duration("lease", 5*time.Second, "")
 	advertise := fs.String("advertise", "", "")
 	publicURL := fs.String("public-url", "", "")
@@ -258,6 +277,12 @@ func runServe(e *env, args []string) error {
 		if flagGiven(fs, f.name) && f.n < 1 {
 			return usageError("--%s %d: want 1 or more", f.name, f.n)
 		}
+	}
+	if *lobbyRound < 10*time.Millisecond || *lobbyClaimWait <= 0 {
+		return usageError("--lobby-round %v, --lobby-claim-wait %v: want 10ms or more, and a duration above 0", *lobbyRound, *lobbyClaimWait)
+	}
+	if *maxLobbyConnsPerClient < 1 || *maxOpenTables < 1 {
+		return usageError("--max-lobby-conns-per-client %d, --max-open-tables %d: want 1 or more", *maxLobbyConnsPerClient, *maxOpenTables)
 	}
 	if *lease < 100*time.Millisecond {
 		return usageError("--lease %v: want 100ms or more", *lease)
@@ -325,6 +350,7 @@ func runServe(e *env, args []string) error {
 		MaxConns: *maxConns, MaxConnsPerClient: *maxConnsPerClient, BodyTimeout: *bodyTimeout,
 		Lease: *lease, Advertise: *advertise,
 		Accounts: accounts, SecureCookies: secure, AccountRate: *accountRate,
+		LobbyRound: *lobbyRound, LobbyClaimWait: *lobbyClaimWait, MaxLobbyConnsPerClient: *maxLobbyConnsPerClient, MaxOpenTables: *maxOpenTables,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
