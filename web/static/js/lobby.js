@@ -1,0 +1,253 @@
+// @ts-check
+// The lobby page: quick pairing (a pool of rules, time and rated or
+// casual; Play and Cancel; bots after a wait, or people only), the live
+// list of waiting seekers and open tables with names and ratings, opening
+// a table and starting it with bots, and, once seated, the game. It
+// talks to the server over one WebSocket (GET /api/lobby/ws, docs/api.md
+// "The lobby"); closing the page withdraws the seek.
+
+import * as api from './api.js';
+import { me } from './accounts.js';
+import { h, byId, replace, ago } from './dom.js';
+import { ratingSpan, playerLink } from './people.js';
+import { rememberedChoice, remember } from './choice.js';
+import './session.js';
+
+/**
+ * @typedef {{name: string, rating?: number, deviation?: number, provisional?: boolean, guest?: boolean, bot?: boolean}} LobbyPlayer
+ * @typedef {{id?: string, pool: string, players: LobbyPlayer[], since?: string, bots?: boolean, mine?: boolean}} LobbySeek
+ * @typedef {{id: string, pool: string, players: LobbyPlayer[], open: number, seats?: number,
+ *   min_rating?: number, max_rating?: number, mine?: boolean, since?: string}} LobbyTable
+ * @typedef {{kind: string, seeks?: LobbySeek[], tables?: LobbyTable[], game?: string, seat?: string,
+ *   token?: string, pool?: string, table?: string, error?: {code: string, message: string}}} LobbyMessage
+ */
+
+/** @param {string} id */
+function sel(id) {
+  return /** @type {HTMLSelectElement} */ (byId(id));
+}
+
+/** @returns {import('./choice.js').Choice} */
+function choice() {
+  return { rules: sel('rules').value, turn: sel('turn').value, rated: sel('rated').value, bots: sel('bots').value };
+}
+
+/** @param {import('./choice.js').Choice} c */
+function poolKey(c) {
+  return `${c.rules}/${c.turn}/${c.rated}`;
+}
+
+/**
+ * poolWords says a pool's key in words: "chaturaji, 15 s a move, rated".
+ * @param {string} key
+ */
+function poolWords(key) {
+  const [rules, turn, kind] = key.split('/');
+  const opt = [...sel('turn').options].find((o) => o.value === turn);
+  return `${rules}, ${opt ? opt.text : turn}, ${kind}`;
+}
+
+class Lobby {
+  constructor() {
+    /** @type {WebSocket|null} */
+    this.ws = null;
+    this.seeking = false;
+    this.signedIn = false;
+    /** @type {string} */
+    this.myName = '';
+    this.retry = 500;
+    this.closed = false;
+    /** a seek asked for before the socket opened */
+    this.wantSeek = false;
+  }
+
+  connect() {
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/lobby/ws`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      this.retry = 500;
+      document.body.dataset.lobby = 'open';
+      if (this.seeking) this.send(this.seekMessage()); // a seek is withdrawn when its socket closes: ask again
+      else if (this.wantSeek) { this.wantSeek = false; this.seek(); }
+    });
+    ws.addEventListener('message', (ev) => {
+      /** @type {LobbyMessage} */
+      let m;
+      try { m = JSON.parse(String(ev.data)); } catch { return; }
+      this.handle(m);
+    });
+    ws.addEventListener('close', () => {
+      document.body.dataset.lobby = 'closed';
+      if (this.closed) return;
+      setTimeout(() => this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    });
+  }
+
+  /** @param {any} m */
+  send(m) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(m));
+  }
+
+  seekMessage() {
+    const c = choice();
+    const wait = Number(c.bots);
+    return { kind: 'seek', pool: poolKey(c), bots: wait > 0, bot_wait_ms: wait > 0 ? wait * 1000 : 0 };
+  }
+
+  seek() {
+    const c = choice();
+    remember(c);
+    if (c.rated === 'rated' && !this.signedIn) {
+      byId('lobby-error').replaceChildren('Rated games are for signed-in players: ', h('a', { href: '/signin?next=/play' }, 'sign in'), ' or ', h('a', { href: '/signup?next=/play' }, 'make an account'), '.');
+      return;
+    }
+    byId('lobby-error').textContent = '';
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      this.wantSeek = true;
+      return;
+    }
+    this.seeking = true;
+    this.send(this.seekMessage());
+    this.showSeeking();
+  }
+
+  cancel() {
+    this.seeking = false;
+    this.send({ kind: 'withdraw' });
+    this.showSeeking();
+  }
+
+  showSeeking() {
+    const c = choice();
+    byId('seek').hidden = this.seeking;
+    byId('cancel').hidden = !this.seeking;
+    for (const id of ['rules', 'turn', 'rated', 'bots']) sel(id).disabled = this.seeking;
+    const status = byId('seek-status');
+    status.classList.toggle('waiting', this.seeking);
+    document.body.dataset.seeking = this.seeking ? 'yes' : 'no';
+    if (!this.seeking) {
+      status.textContent = '';
+      return;
+    }
+    const wait = Number(c.bots);
+    status.textContent = `Looking for players: ${poolWords(poolKey(c))}. ${wait > 0 ? `Bots fill the empty seats after ${wait} s.` : 'Waiting for people only.'}`;
+  }
+
+  /** @param {LobbyMessage} m */
+  handle(m) {
+    switch (m.kind) {
+      case 'lobby':
+      case 'state':
+        this.render(m.seeks || [], m.tables || []);
+        break;
+      case 'seated':
+        this.seated(m);
+        break;
+      case 'withdrawn':
+        this.seeking = false;
+        this.showSeeking();
+        break;
+      case 'error':
+        byId('lobby-error').textContent = m.error ? m.error.message : 'The lobby refused that.';
+        if (this.seeking) { this.seeking = false; this.showSeeking(); }
+        break;
+    }
+  }
+
+  /**
+   * seated keeps the seat's token and opens the game as that seat.
+   * @param {LobbyMessage} m
+   */
+  seated(m) {
+    if (!m.game) return;
+    this.closed = true;
+    this.seeking = false;
+    if (m.seat && m.token) api.saveToken(m.game, m.seat, m.token);
+    document.body.dataset.seated = m.game;
+    location.href = `/game/${encodeURIComponent(m.game)}`;
+  }
+
+  /**
+   * @param {LobbySeek[]} seeks
+   * @param {LobbyTable[]} tables
+   */
+  render(seeks, tables) {
+    replace(byId('seekers'), ...(seeks.length ? seeks.map((s) => h('li', { class: 'lobby-item', 'data-pool': s.pool },
+      h('span', { class: 'who' }, ...s.players.map((p) => who(p))),
+      h('span', { class: 'small muted' }, poolWords(s.pool), s.since ? ` · ${ago(s.since)}` : '')))
+      : [h('li', { class: 'empty' }, 'Nobody is waiting.')]));
+    replace(byId('tables'), ...(tables.length ? tables.map((t) => this.tableItem(t))
+      : [h('li', { class: 'empty' }, 'No open tables.')]));
+  }
+
+  /** @param {LobbyTable} t */
+  tableItem(t) {
+    const range = t.min_rating || t.max_rating ? ` · ratings ${t.min_rating || 'any'} to ${t.max_rating || 'any'}` : '';
+    const button = t.mine
+      ? h('button', { type: 'button', class: 'secondary small', 'data-start': t.id, onclick: () => this.send({ kind: 'start', table: t.id }) }, 'Start with bots')
+      : h('button', { type: 'button', class: 'primary small', 'data-join': t.id, onclick: () => this.send({ kind: 'join', table: t.id }) }, 'Join');
+    return h('li', { class: 'lobby-item', 'data-table': t.id },
+      h('span', { class: 'who' }, ...t.players.map((p) => who(p))),
+      h('span', { class: 'small muted' }, `${poolWords(t.pool)} · ${t.open} open${range}`),
+      button);
+  }
+
+  openTable() {
+    const c = choice();
+    const num = (/** @type {string} */ id) => {
+      const v = /** @type {HTMLInputElement} */ (byId(id)).value;
+      return v === '' ? undefined : Number(v);
+    };
+    this.send({ kind: 'open', pool: poolKey(c), open: Number(sel('table-open').value), min_rating: num('table-min'), max_rating: num('table-max') });
+  }
+}
+
+/**
+ * who shows a player of the lobby: a name (a link to the profile of a
+ * signed-in player) and rating.
+ * @param {LobbyPlayer} p
+ */
+function who(p) {
+  const name = p.guest || p.bot ? h('span', {}, p.name) : playerLink(p.name);
+  return h('span', { class: 'lobby-player', 'data-name': p.name }, name, ' ', p.guest ? null : ratingSpan(/** @type {any} */ (p)));
+}
+
+async function main() {
+  const lobby = new Lobby();
+  let presets = [];
+  try {
+    presets = await api.presets();
+  } catch (e) {
+    byId('lobby-error').textContent = `The server cannot be reached: ${/** @type {Error} */ (e).message}`;
+  }
+  replace(sel('rules'), ...presets.map((p) => h('option', { value: p.name, title: p.title }, p.name)));
+  const c = rememberedChoice();
+  for (const [id, v] of Object.entries(c)) {
+    const s = sel(id);
+    if ([...s.options].some((o) => o.value === v)) s.value = v;
+  }
+  try {
+    const who = await me();
+    lobby.signedIn = !!who;
+    lobby.myName = who ? who.name : '';
+  } catch { /* a guest */ }
+  const explain = () => {
+    byId('rated-about').textContent = sel('rated').value === 'rated'
+      ? (lobby.signedIn ? 'Your rating moves with the result.' : 'Rated games are for signed-in players.')
+      : 'No rating changes: guests welcome.';
+  };
+  sel('rated').addEventListener('change', explain);
+  explain();
+  byId('seek-form').addEventListener('submit', (e) => { e.preventDefault(); lobby.seek(); });
+  byId('cancel').addEventListener('click', () => lobby.cancel());
+  byId('table-form').addEventListener('submit', (e) => { e.preventDefault(); lobby.openTable(); });
+  window.addEventListener('pagehide', () => { lobby.closed = true; if (lobby.ws) lobby.ws.close(); });
+  lobby.connect();
+  // Play on the home page comes here to seek at once.
+  if (new URLSearchParams(location.search).has('now')) lobby.seek();
+  document.body.dataset.ready = 'yes';
+}
+
+main();
