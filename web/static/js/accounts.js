@@ -9,10 +9,11 @@ import { request, ApiError } from './api.js';
 import { createCredential, getCredential } from './passkey.js';
 
 /**
- * @typedef {{id: string, name: string, created: string, last_used?: string}} PasskeyInfo
+ * @typedef {{id: string, name: string, created: string, last_used?: string, synced?: boolean}} PasskeyInfo
  * @typedef {{name: string, created?: string, has_password?: boolean, passkeys?: PasskeyInfo[],
- *   sessions?: number, recovery_codes_left?: number}} Me
- *   the signed-in account, as GET /api/account answers
+ *   sessions?: number, recovery_codes_left?: number, recovery_codes?: string[]}} Me
+ *   the signed-in account, as GET /api/account answers (recovery_codes:
+ *   after a sign-up or new codes only, shown that once)
  */
 
 /** @type {Promise<Me|null>|null} */
@@ -40,13 +41,13 @@ export function me(fresh = false) {
  * the recovery codes, to be shown once.
  * @param {string} name
  * @param {string} password
- * @returns {Promise<{name: string, recovery_codes: string[]}>}
+ * @returns {Promise<Me>}
  */
 export async function signUp(name, password) {
   /** @type {Record<string,string>} */
-  const body = { name };
+  const body = { username: name };
   if (password) body.password = password;
-  const r = await request('POST', '/api/account/signup', body);
+  const r = await request('POST', '/api/account', body);
   mine = null;
   return r;
 }
@@ -57,7 +58,7 @@ export async function signUp(name, password) {
  * @param {string} password
  */
 export async function signIn(name, password) {
-  const r = await request('POST', '/api/account/signin', { name, password });
+  const r = await request('POST', '/api/account/signin', { username: name, password });
   mine = null;
   return r;
 }
@@ -69,7 +70,7 @@ export async function signIn(name, password) {
  * @param {string} password
  */
 export async function recover(name, code, password) {
-  const r = await request('POST', '/api/account/recover', { name, code, password });
+  const r = await request('POST', '/api/account/recover', { username: name, code, password });
   mine = null;
   return r;
 }
@@ -81,7 +82,7 @@ export async function recover(name, code, password) {
  * @param {string} label what the passkey is called in the account's list
  */
 export async function addPasskey(label) {
-  const begin = await request('POST', '/api/account/passkeys/register/begin', {});
+  const begin = await request('POST', '/api/account/passkeys/register', {});
   const credential = await createCredential(begin.options);
   return request('POST', '/api/account/passkeys/register/finish', { ceremony: begin.ceremony, credential, name: label });
 }
@@ -91,7 +92,7 @@ export async function addPasskey(label) {
  * (discoverable: no username is asked).
  */
 export async function signInWithPasskey() {
-  const begin = await request('POST', '/api/account/passkeys/signin/begin', {});
+  const begin = await request('POST', '/api/account/passkeys/signin', {});
   const credential = await getCredential(begin.options);
   const r = await request('POST', '/api/account/passkeys/signin/finish', { ceremony: begin.ceremony, credential });
   mine = null;
@@ -103,7 +104,7 @@ export async function signInWithPasskey() {
  * @param {string} id
  */
 export function removePasskey(id) {
-  return request('DELETE', `/api/account/passkeys/${encodeURIComponent(id)}`);
+  return request('POST', '/api/account/passkeys/remove', { id });
 }
 
 /**
@@ -145,7 +146,7 @@ export async function signOutEverywhere() {
  * @param {string} name the account's name, typed again to confirm
  */
 export async function deleteAccount(name) {
-  await request('DELETE', '/api/account', { name });
+  await request('POST', '/api/account/delete', { confirm: name });
   mine = null;
 }
 

@@ -29,7 +29,7 @@ async function submit() {
   out.textContent = '';
   btn.disabled = true;
   const name = input('name').value.trim();
-  /** @type {{recovery_codes: string[]}} */
+  /** @type {import('./accounts.js').Me} */
   let made;
   try {
     made = await accounts.signUp(name, how() === 'password' ? input('password').value : '');
