@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chaturaji/chaturaji/account"
 	"github.com/chaturaji/chaturaji/ai"
 )
 
@@ -237,6 +238,38 @@ type Config struct {
 	// refused (EUNAVAILABLE) until the oldest signatures lapse.
 	MaxForwardSignatures int
 
+	// Accounts are the settings of the players' accounts (package
+	// account: the bounds on password hashing, HashConcurrency and
+	// HashWaiters; the lifetimes of sessions; the passkeys' relying
+	// party, RPID and RPOrigins, without which passkeys are off), served
+	// under /api/account when the store keeps accounts
+	// (store.AccountsOf). Their zero fields take account.DefaultConfig's.
+	Accounts account.Config
+	// SecureCookies marks the session cookie Secure on every answer, for
+	// a site served over TLS by a proxy that does not say so in
+	// X-Forwarded-Proto; a request that came over TLS, or that the header
+	// says did, gets a Secure cookie anyway.
+	SecureCookies bool
+	// AccountRate and AccountBurst are the token bucket of each client's
+	// requests that spend a password hash or a stored passkey ceremony:
+	// sign-up, sign-in, recovery, password change, the passkey
+	// ceremonies' beginnings and ends (default 0.2/s, 12 a minute, burst
+	// 20). They draw on this budget alone (the Account class).
+	AccountRate  float64
+	AccountBurst int // the bucket's size, in requests
+	// NameFailures caps the failed sign-ins (by password or recovery code)
+	// under one username, whoever makes them, within NameWindow (default
+	// 10 in 15m): past it, sign-ins under the name are refused (ETOOMANY)
+	// until the window since the first failure ends, whether or not the
+	// name exists, so that the answer tells nothing of it. Passkeys, which
+	// ask for no name, are not stopped by it.
+	NameFailures int
+	NameWindow   time.Duration // see NameFailures
+	// MaxNames caps the usernames whose failures are counted at once
+	// (default 100000, some 10 MB); past it the one that failed least
+	// recently is forgotten.
+	MaxNames int
+
 	// MaxLiveGames caps the games live at once (default 10000).
 	MaxLiveGames int
 	// Recent is how many games GET /api/games lists by default (default 50).
@@ -307,6 +340,13 @@ func (c Config) withDefaults() Config {
 	defInt(&c.MaxRematches, 10000)
 	defInt(&c.MaxForwardSignatures, 100000)
 	defInt(&c.Recent, 50)
+	if c.AccountRate <= 0 {
+		c.AccountRate = 0.2
+	}
+	defInt(&c.AccountBurst, 20)
+	defInt(&c.NameFailures, 10)
+	def(&c.NameWindow, 15*time.Minute)
+	defInt(&c.MaxNames, 100000)
 	if c.MaxMessage <= 0 {
 		c.MaxMessage = 4 << 10
 	}

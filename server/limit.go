@@ -23,13 +23,21 @@ const (
 	// such as creating a game (its bots search) or analysing a position
 	// (Config.CostlyRate and CostlyBurst).
 	Costly
+	// Account is a request that spends a password hash (argon2id, 19 MiB
+	// and tens of milliseconds of a core) or stores a passkey ceremony:
+	// sign-up, sign-in, recovery, password change, the passkey ceremonies
+	// (Config.AccountRate and AccountBurst).
+	Account
 	numClasses
 )
 
 // String names the class, as the errors and metrics do.
 func (c Class) String() string {
-	if c == Costly {
+	switch c {
+	case Costly:
 		return "costly"
+	case Account:
+		return "account"
 	}
 	return "general"
 }
@@ -66,6 +74,7 @@ func newBudgets(cfg Config) *budgets {
 	b := &budgets{max: cfg.MaxClients, clients: make(map[client]*list.Element)}
 	b.classes[General] = budget{rate.Limit(cfg.RequestRate), cfg.RequestBurst}
 	b.classes[Costly] = budget{rate.Limit(cfg.CostlyRate), cfg.CostlyBurst}
+	b.classes[Account] = budget{rate.Limit(cfg.AccountRate), cfg.AccountBurst}
 	for _, c := range b.classes {
 		b.refill = max(b.refill, time.Duration(float64(c.burst)/float64(c.rate)*float64(time.Second)))
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chaturaji/chaturaji/account"
 	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
@@ -43,6 +44,10 @@ type Server struct {
 	help        helpIndex // the live positions of the games without engine help (help.go)
 	rematches   rematches // the rematch offers of finished games (rematch.go)
 	node        *node     // with Config.Cluster, this node of the cluster, set by Start (cluster.go)
+
+	accounts    *account.Service // the players' accounts; nil if the store keeps none (session.go)
+	accountsErr error            // why the accounts could not be set up, for Start to report
+	names       *nameFailures    // the failed sign-ins under each username (signin.go)
 
 	loading sync.Mutex // one game loads at a time, so none loads twice
 	mu      sync.Mutex
@@ -86,6 +91,10 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		heldSince: time.Now(),
 	}
 	s.cop = s.crossOriginProtection()
+	s.names = newNameFailures(cfg.NameFailures, cfg.NameWindow, cfg.MaxNames)
+	if as := store.AccountsOf(st); as != nil {
+		s.accounts, s.accountsErr = account.New(as, cfg.Accounts)
+	}
 	s.metrics.countClients(s.budgets.len)
 	s.metrics.countNode(s.owned, s.relayed)
 	s.routes()
@@ -93,7 +102,8 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 }
 
 // Start loads every live game from the store and resumes it exactly where
-// it was: its events are replayed, and its bots and clocks start again.
+// it was (first it reports the accounts' settings that New could not take,
+// Config.Accounts): its events are replayed, and its bots and clocks start again.
 // Deadlines are absolute times, so a restart honours them, and the time
 // since the last server's last heartbeat is given back to the open
 // decisions (downtime.go). It returns once every game has saved what was
@@ -104,6 +114,9 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 // (cluster.go): it adopts its share of the games no node holds, and
 // more as leases lapse.
 func (s *Server) Start(ctx context.Context) error {
+	if s.accountsErr != nil {
+		return fmt.Errorf("server: accounts: %w", s.accountsErr)
+	}
 	if s.cfg.Cluster {
 		if err := s.startCluster(ctx); err != nil {
 			return err
@@ -476,6 +489,8 @@ func (s *Server) sweep() {
 			s.budgets.sweep(now)
 			s.memory.Trim()
 			s.rematches.sweep(s)
+			s.names.sweep(now)
+			s.purgeSessions()
 		}
 	}
 }

@@ -9,10 +9,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -138,6 +140,7 @@ type Page struct {
 	cancel context.CancelFunc
 
 	mu      sync.Mutex
+	cover   target.ID // the tab opened over this one by Hide, if any
 	errors  []string
 	console []string
 	media   map[string]string // the CSS media features emulated, by name
@@ -356,6 +359,76 @@ func (p *Page) emulateMedia() error {
 		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: fs})
 		return err
 	}))
+}
+
+// Hide puts the tab in the background, as a person does by opening
+// another tab in the same window: Chromium opens a blank tab in the page's
+// browser context and brings it to the front, so that the page's document
+// becomes hidden (document.hidden, a visibilitychange event) and the
+// browser stops giving it animation frames. Show brings the page back.
+func (p *Page) Hide() error {
+	p.mu.Lock()
+	hidden := p.cover != ""
+	p.mu.Unlock()
+	if hidden {
+		return nil
+	}
+	c := chromedp.FromContext(p.Ctx)
+	if c == nil || c.Browser == nil {
+		return errors.New("webtest: Hide: the tab is not open")
+	}
+	ctx, cancel := context.WithTimeout(p.Ctx, 10*time.Second)
+	defer cancel()
+	r, err := cdp.Call(ctx, c.Browser, target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: c.BrowserContextID})
+	if err != nil {
+		return fmt.Errorf("webtest: Hide: opening a tab over the page: %w", err)
+	}
+	p.mu.Lock()
+	p.cover = r.TargetID
+	p.mu.Unlock()
+	return nil
+}
+
+// Show brings a tab put in the background by Hide to the front again,
+// closing the tab that covered it.
+func (p *Page) Show() error {
+	p.mu.Lock()
+	cover := p.cover
+	p.cover = ""
+	p.mu.Unlock()
+	if cover == "" {
+		return nil
+	}
+	c := chromedp.FromContext(p.Ctx)
+	ctx, cancel := context.WithTimeout(p.Ctx, 10*time.Second)
+	defer cancel()
+	if _, err := cdp.Call(ctx, c.Browser, target.CloseTarget, target.CloseTargetParams{TargetID: cover}); err != nil {
+		return fmt.Errorf("webtest: Show: closing the tab over the page: %w", err)
+	}
+	_, err := cdp.Call(ctx, c.Browser, target.ActivateTarget, target.ActivateTargetParams{TargetID: c.Target.TargetID})
+	return err
+}
+
+// Allow answers a permission the pages of an origin ask for, such as
+// "notifications", as a person who clicks Allow does; the pages of the
+// tab's other origins still ask.
+func (p *Page) Allow(origin, permission string) error {
+	c := chromedp.FromContext(p.Ctx)
+	if c == nil || c.Browser == nil {
+		return errors.New("webtest: Allow: the tab is not open")
+	}
+	ctx, cancel := context.WithTimeout(p.Ctx, 10*time.Second)
+	defer cancel()
+	_, err := cdp.Call(ctx, c.Browser, browser.SetPermission, browser.SetPermissionParams{
+		Permission:       &browser.PermissionDescriptor{Name: permission},
+		Setting:          browser.PermissionSettingGranted,
+		Origin:           origin,
+		BrowserContextID: c.BrowserContextID,
+	})
+	if err != nil {
+		return fmt.Errorf("webtest: allowing %s to %s: %w", permission, origin, err)
+	}
+	return nil
 }
 
 // Screenshot returns a PNG of the viewport.

@@ -23,6 +23,7 @@ import { Leave } from './leave.js';
 import { confirmAction } from './confirm.js';
 import { RematchPanel } from './rematch.js';
 import { Invites, claimFromAddress } from './invites.js';
+import { Notifier } from './notify.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -144,7 +145,8 @@ class GamePage {
     this.moveList = new MoveList(byId('moves'), preset);
     this.trays = new Trays(byId('captures'), preset);
     this.sounds = new Sounds();
-    byId('sound-host').replaceChildren(this.sounds.switchButton());
+    this.notifier = new Notifier((t, k) => this.say(t, k));
+    byId('sound-host').replaceChildren(this.sounds.switchButton(), ...(this.held.size ? [this.notifier.switchButton()] : []));
     // Events are shown one after another, each given its animation's time.
     this.pacer = new Pacer((e, live) => this.take(e, live), () => this.schedule());
     this.analysis = new Analysis(byId('evalbar'), preset);
@@ -160,6 +162,8 @@ class GamePage {
     this.rematch = new RematchPanel(id, this.tokens, say);
     this.invites = new Invites(byId('invite'), id, preset, this.tokens);
     window.setInterval(() => this.refreshOnline(), 15000);
+    // Hidden with a frame asked for: it would never come.
+    document.addEventListener('visibilitychange', () => { if (document.hidden && this.frame > 0) this.schedule(); });
   }
 
   start() {
@@ -291,8 +295,23 @@ class GamePage {
     });
   }
 
-  /** schedule draws the page at the next frame: a burst of events draws once. */
+  /**
+   * schedule draws the page at the next frame: a burst of events draws
+   * once. A hidden tab gets no frames, yet its title, its sounds and its
+   * notification must keep up: there it draws once the event's task is
+   * done, and a frame asked for before the tab was hidden is drawn then.
+   */
   schedule() {
+    if (document.hidden) {
+      if (this.frame > 0) cancelAnimationFrame(this.frame);
+      else if (this.frame) return;
+      this.frame = -1;
+      queueMicrotask(() => {
+        this.frame = 0;
+        this.render();
+      });
+      return;
+    }
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
@@ -351,7 +370,10 @@ class GamePage {
     // The tab says when it is this page's turn, and so does a sound (not
     // for the turn the page opens on).
     document.title = canAct ? `Your turn · ${this.baseTitle}` : this.baseTitle;
-    if (canAct && !this.couldAct && this.liveSeen) this.sounds.play('turn');
+    if (canAct && !this.couldAct && this.liveSeen) {
+      this.sounds.play('turn');
+      this.notifier.turn(`${this.toAct} to move in ${this.preset.name} game ${id}.`, `chaturaji-${id}`);
+    }
     this.couldAct = canAct;
     this.renderTurn(canAct);
     this.renderActions(canAct);
