@@ -57,7 +57,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	c, err := s.create(r.Context(), &ng, infoOf(r).client.String())
+	c, err := s.create(r.Context(), &ng, infoOf(r).client.String(), s.signedIn(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -87,12 +87,15 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	list := List{Games: make([]Summary, 0, len(games))}
+	names := map[string]string{}
 	for _, g := range games {
 		s.mu.Lock()
 		l := s.games[g.ID]
 		s.mu.Unlock()
 		if l != nil {
-			list.Games = append(list.Games, l.state.Load().summary())
+			sum := l.state.Load().summary()
+			sum.Seats = s.accountNames(r.Context(), sum.Seats, l.holders(), names)
+			list.Games = append(list.Games, sum)
 			continue
 		}
 		pr, err := rules.Lookup(g.Rules)
@@ -103,7 +106,7 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		list.Games = append(list.Games, Summary{
-			ID: g.ID, Rules: g.Rules, Status: string(g.Status), Seats: seatInfos(pr, g.Seats, nil),
+			ID: g.ID, Rules: g.Rules, Status: string(g.Status), Seats: s.accountNames(r.Context(), seatInfos(pr, g.Seats, nil), seatHolders(g.Seats), names),
 			Seq: g.LastEvent, Result: g.Result, Created: g.Created, Updated: g.Updated, SeedHash: g.SeedHash,
 		})
 	}
@@ -118,7 +121,9 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if l != nil && !(l.owned.Load() && s.lapsed()) {
-		writeJSON(w, http.StatusOK, l.state.Load())
+		st := *l.state.Load()
+		st.Seats = s.accountNames(r.Context(), st.Seats, l.holders(), map[string]string{})
+		writeJSON(w, http.StatusOK, &st)
 		return
 	}
 	if l != nil { // what a node whose leases lapsed holds may be behind: the store says
@@ -132,7 +137,9 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, s.storeError(info.ID, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, newState(rp.game.Preset(), rp.info, rp.table, rp.seq, rp.last, nil, info.Updated))
+	st := newState(rp.game.Preset(), rp.info, rp.table, rp.seq, rp.last, nil, info.Updated)
+	st.Seats = s.accountNames(r.Context(), st.Seats, seatHolders(rp.info.Seats), map[string]string{})
+	writeJSON(w, http.StatusOK, st)
 }
 
 // handleRecord is GET /api/games/{id}/record: the game record, without the
@@ -287,29 +294,35 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleAction is POST /api/games/{id}/actions with the seat's bearer
-// token: it answers, once the action is saved and broadcast, the game's
+// token, or the session of the account that holds the seat (holder.go):
+// it answers, once the action is saved and broadcast, the game's
 // State.
 func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	token := bearer(r)
-	if token == "" {
-		s.fail(w, r, Errorf(EUNAUTHORIZED, "acting needs the seat's token: Authorization: Bearer TOKEN"))
-		return
-	}
 	l, info, err := s.lookup(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	var pr *rules.Preset
 	var hashes [][]byte
+	var holders []string
 	if l != nil {
-		hashes = l.tokenHashes()
+		pr, hashes, holders = l.pr, l.tokenHashes(), l.holders()
 	} else {
-		hashes = tokenHashes(info.Seats)
+		hashes, holders = tokenHashes(info.Seats), seatHolders(info.Seats)
+		if pr, err = rules.Lookup(info.Rules); err != nil {
+			s.fail(w, r, s.storeError(info.ID, damaged(info.ID, err)))
+			return
+		}
 	}
-	seat := seatOfToken(hashes, token)
+	seat, cred, err := s.holder(r, r.PathValue("id"), pr, hashes, holders, bearer(r))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	if seat < 0 {
-		s.fail(w, r, Errorf(EUNAUTHORIZED, "the token opens no seat of game %s", r.PathValue("id")))
+		s.fail(w, r, Errorf(EUNAUTHORIZED, "acting needs the seat's token (Authorization: Bearer TOKEN), or to be signed in to the account that holds the seat"))
 		return
 	}
 	if l == nil && (s.node == nil || info.Status != store.Live) {
@@ -339,7 +352,7 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 		}
 		// Lost to another node (cluster.go) since the request came: the
 		// action was not applied here, and goes to the new driver.
-		ans, local, ferr := s.forwardMessage(r.Context(), r.PathValue("id"), token, &m, infoOf(r).client)
+		ans, local, ferr := s.forwardMessage(r.Context(), r.PathValue("id"), cred, &m, infoOf(r).client)
 		switch {
 		case ferr != nil:
 			err = ferr

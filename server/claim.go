@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chaturaji/chaturaji/account"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 )
@@ -94,7 +95,8 @@ type Invited struct {
 }
 
 // handleClaim is POST /api/games/{id}/claim: whoever brings a seat's
-// invite receives its token, once.
+// invite receives its token, once; a signed-in claimer's account holds
+// the seat too, under its username (holder.go).
 func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 	var c Claim
 	if err := s.readJSON(w, r, &c); err != nil {
@@ -110,10 +112,11 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, Errorf(EUNAUTHORIZED, "a claim needs the seat's invite"))
 		return
 	}
+	a := s.signedIn(r)
 	var token string
 	err = s.onLoop(r.Context(), l, func() error {
 		var err error
-		token, err = l.claim(i, c.Invite)
+		token, err = l.claim(i, c.Invite, a)
 		return err
 	})
 	if err != nil {
@@ -234,8 +237,9 @@ func (l *live) rematchOf() string {
 }
 
 // claim gives seat i to the bearer of its invite: a new token, whose hash
-// replaces the invite's in the store before the token is given.
-func (l *live) claim(i int, invite string) (string, error) {
+// replaces the invite's in the store before the token is given; and to
+// the bearer's account, if it is signed in (a not nil).
+func (l *live) claim(i int, invite string, a *account.Account) (string, error) {
 	if err := l.unclaimable(i); err != nil {
 		return "", err
 	}
@@ -245,6 +249,7 @@ func (l *live) claim(i int, invite string) (string, error) {
 	}
 	token, hash := newToken()
 	seat.TokenHash, seat.InviteHash = hash, nil
+	seat = signedInSeat(seat, a)
 	if err := l.saveSeat(i, seat, "claiming a seat"); err != nil {
 		return "", err
 	}

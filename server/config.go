@@ -88,6 +88,10 @@ type Config struct {
 	// (default 4 KiB); MaxBody the largest request body (default 8 KiB).
 	MaxMessage int64
 	MaxBody    int64 // in bytes, as MaxMessage
+	// MaxCredentialBody is the largest body of an answer to a passkey
+	// ceremony, which carries the browser's credential, its attestation
+	// perhaps with certificates (default 64 KiB, account.MaxResponse).
+	MaxCredentialBody int64
 
 	// MessageRate and MessageBurst are the token bucket of each WebSocket
 	// connection's messages (default 50/s, burst 100); a connection that
@@ -352,6 +356,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxBody <= 0 {
 		c.MaxBody = 8 << 10
+	}
+	if c.MaxCredentialBody <= 0 {
+		c.MaxCredentialBody = account.MaxResponse
 	}
 	if c.MessageRate <= 0 {
 		c.MessageRate = 50

@@ -155,10 +155,14 @@ func endGains(action *Event) []Gain {
 
 // SeatInfo is one seat as everyone sees it.
 type SeatInfo struct {
-	Seat   string `json:"seat"`             // "South", "West", "North", "East"
-	Player string `json:"player"`           // "human" or "bot:SPEC"
-	Name   string `json:"name,omitempty"`   // the player's name, if given
-	Online *bool  `json:"online,omitempty"` // a human seat's holder is connected (live games, GET only)
+	Seat   string `json:"seat"`           // "South", "West", "North", "East"
+	Player string `json:"player"`         // "human" or "bot:SPEC"
+	Name   string `json:"name,omitempty"` // the player's name, if given
+	// Account is true for a seat a signed-in player holds: Name is then
+	// its account's username (store.DeletedName once it is deleted),
+	// where any other name is whatever its creator wrote.
+	Account bool  `json:"account,omitempty"`
+	Online  *bool `json:"online,omitempty"` // a human seat's holder is connected (live games, GET only)
 	// Invited is true for a human seat that waits for its player to claim
 	// it with its invite (live games, GET only).
 	Invited bool `json:"invited,omitempty"`

@@ -198,6 +198,11 @@ func (s *Server) send(ctx context.Context, addr, method, path string, header htt
 			req.Header.Set(h, v)
 		}
 	}
+	// The session's cookie alone, of the client's: the other node acts
+	// for the seat of the same account (holder.go).
+	if c, err := (&http.Request{Header: header}).Cookie(SessionCookie); err == nil {
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: c.Value})
+	}
 	signRequest(s.node.key, req, body, c.String(), s.node.id)
 	resp, err := s.node.client.Do(req)
 	if err != nil {
@@ -238,6 +243,18 @@ func (a *answer) err() error {
 	return b.Error
 }
 
+// forwardHeader returns the headers of r to forward to another node: its
+// session cookie only if r comes from the server's own origin, as it
+// counts only then (session.go).
+func forwardHeader(r *http.Request) http.Header {
+	if sameOrigin(r) {
+		return r.Header
+	}
+	h := r.Header.Clone()
+	h.Del("Cookie")
+	return h
+}
+
 // notOwner answers a forwarded request that reached a node that does not
 // drive the game (any more): the forwarding node asks the store again.
 func (s *Server) notOwner(w http.ResponseWriter, r *http.Request) {
@@ -269,7 +286,7 @@ func (s *Server) owning(h http.HandlerFunc) http.HandlerFunc {
 			s.fail(w, r, Errorf(ETOOLARGE, "the body is over the limit of %d bytes", s.cfg.MaxBody))
 			return
 		}
-		ans, local, err := s.forward(r.Context(), id, r.Method, r.URL.RequestURI(), r.Header, body, infoOf(r).client, retriable(r.URL.Path, body))
+		ans, local, err := s.forward(r.Context(), id, r.Method, r.URL.RequestURI(), forwardHeader(r), body, infoOf(r).client, retriable(r.URL.Path, body))
 		switch {
 		case err != nil:
 			s.fail(w, r, err)
@@ -294,16 +311,17 @@ func retriable(path string, body []byte) bool {
 
 // forwardMessage forwards a holder's message (from a WebSocket, or an
 // action its loop turned away) to the node that drives the game, as POST
-// /api/games/{id}/actions with the seat's token, and returns that node's
-// verdict; local is true if this node drives the game now.
-func (s *Server) forwardMessage(ctx context.Context, id, token string, m *Message, c client) (ans *answer, local bool, err error) {
+// /api/games/{id}/actions with the seat's token or its account's session
+// (cred), and returns that node's verdict; local is true if this node
+// drives the game now.
+func (s *Server) forwardMessage(ctx context.Context, id string, cred credential, m *Message, c client) (ans *answer, local bool, err error) {
 	body, err := json.Marshal(m)
 	if err != nil {
 		return nil, false, err
 	}
 	h := http.Header{}
-	h.Set("Authorization", "Bearer "+token)
+	query := cred.header(h)
 	h.Set("Content-Type", "application/json")
 	seq := m.Seq > 0 && m.Kind == "action"
-	return s.forward(ctx, id, http.MethodPost, "/api/games/"+id+"/actions", h, body, c, seq)
+	return s.forward(ctx, id, http.MethodPost, "/api/games/"+id+"/actions"+query, h, body, c, seq)
 }

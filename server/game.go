@@ -28,6 +28,7 @@ type live struct {
 	id     string
 	pr     *rules.Preset
 	hashes atomic.Pointer[[][]byte] // the seats' token hashes, set anew when a seat is claimed (tokenHashes)
+	holder atomic.Pointer[[]string] // the accounts that hold the seats, set with hashes (holders)
 	hosts  []int                    // the seats whose tokens the creator took; never change
 
 	cmds  chan func()
@@ -116,6 +117,12 @@ func newLive(s *Server, r *replayed) *live {
 // readers outside the loop; nil for a bot and for a seat nobody claimed.
 func (l *live) tokenHashes() [][]byte {
 	return *l.hashes.Load()
+}
+
+// holders returns the accounts that hold the seats as they are now, for
+// readers outside the loop; "" for a seat no account holds.
+func (l *live) holders() []string {
+	return *l.holder.Load()
 }
 
 // run is the game's loop.
@@ -487,8 +494,9 @@ func (l *live) settle(now time.Time) {
 
 // snapshot publishes the game's state for readers outside the loop.
 func (l *live) snapshot() {
-	hashes := tokenHashes(l.info.Seats)
+	hashes, holders := tokenHashes(l.info.Seats), seatHolders(l.info.Seats)
 	l.hashes.Store(&hashes)
+	l.holder.Store(&holders)
 	online := make([]bool, len(l.online))
 	for i := range l.online {
 		online[i] = l.present(i) > 0

@@ -135,6 +135,7 @@ func (s *Server) routes() {
 	handle("POST /api/games/{id}/rematch", Costly, s.homed(s.handleRematch)) // may create a game
 	handle("GET /api/games/{id}/rematch", General, s.homed(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
+	s.accountRoutes(handle)
 	handle(presenceRoute, General, http.HandlerFunc(s.handlePresence))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
 	for _, catchAll := range apiCatchAlls {
@@ -249,6 +250,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // (strictjson.Decode: one object, keys exactly as documented and each once,
 // strings in UTF-8).
 func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	return s.readJSONUpTo(w, r, v, s.cfg.MaxBody)
+}
+
+// readJSONUpTo is readJSON with a body of up to limit bytes.
+func (s *Server) readJSONUpTo(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
 	ct := r.Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "application/json" {
@@ -256,7 +262,7 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	}
 	// The whole body is read first, so that one over the limit is refused
 	// as too large whatever it holds.
-	data, err := s.readBody(w, r)
+	data, err := s.readBodyUpTo(w, r, limit)
 	if err != nil {
 		return err
 	}
@@ -269,7 +275,12 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 // readBody reads a request's whole body, within Config.MaxBody and
 // Config.BodyTimeout.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	return s.readBodyUpTo(w, r, s.cfg.MaxBody)
+}
+
+// readBodyUpTo is readBody with a body of up to limit bytes.
+func (s *Server) readBodyUpTo(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
 	var late *BodyTimeoutError
 	switch {

@@ -139,11 +139,6 @@ type offer struct {
 // handleRematch is POST /api/games/{id}/rematch with a player's token:
 // an offer or an answer to one.
 func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
-	token := bearer(r)
-	if token == "" {
-		s.fail(w, r, Errorf(EUNAUTHORIZED, "only the game's players take part in a rematch, with their seat's token: Authorization: Bearer TOKEN"))
-		return
-	}
 	var req RematchRequest
 	if err := s.readJSON(w, r, &req); err != nil {
 		s.fail(w, r, err)
@@ -159,7 +154,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, Errorf(EINVALID, "rotate goes with an offer"))
 		return
 	}
-	b, seat, err := s.rematchBoard(r.Context(), r.PathValue("id"), token, true)
+	b, seat, err := s.rematchBoard(r, r.PathValue("id"), true)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -176,7 +171,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 // everyone sees it, and with a player's token, as that player does (its
 // new seat and token, once the new game is created).
 func (s *Server) handleRematchState(w http.ResponseWriter, r *http.Request) {
-	b, seat, err := s.rematchBoard(r.Context(), r.PathValue("id"), bearer(r), false)
+	b, seat, err := s.rematchBoard(r, r.PathValue("id"), false)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -194,10 +189,11 @@ func (s *Server) handleRematchState(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// rematchBoard finds a finished game's board and the seat token holds (-1
-// for none); answer makes the board if there is none yet, and requires a
-// player's token.
-func (s *Server) rematchBoard(ctx context.Context, id, token string, answer bool) (*board, int, error) {
+// rematchBoard finds a finished game's board and the seat r acts for, by
+// its token or its account (holder.go; -1 for none); answer makes the
+// board if there is none yet, and requires a player's seat.
+func (s *Server) rematchBoard(r *http.Request, id string, answer bool) (*board, int, error) {
+	ctx := r.Context()
 	l, info, err := s.lookup(ctx, id)
 	if err != nil {
 		return nil, -1, err
@@ -211,15 +207,17 @@ func (s *Server) rematchBoard(ctx context.Context, id, token string, answer bool
 			return nil, -1, s.storeError(id, damaged(id, err))
 		}
 	}
-	seat := -1
-	if token != "" {
-		if seat = seatOfToken(tokenHashes(info.Seats), token); seat < 0 {
-			return nil, -1, Errorf(EUNAUTHORIZED, "the token opens no seat of game %s", id)
-		}
+	pr, err := rules.Lookup(info.Rules)
+	if err != nil {
+		return nil, -1, s.storeError(id, damaged(id, err))
+	}
+	seat, _, err := s.holder(r, id, pr, tokenHashes(info.Seats), seatHolders(info.Seats), bearer(r))
+	if err != nil {
+		return nil, -1, err
 	}
 	if answer {
 		if seat < 0 {
-			return nil, -1, Errorf(EUNAUTHORIZED, "spectators cannot offer or answer a rematch: only the game's players can, with their seat's token")
+			return nil, -1, Errorf(EUNAUTHORIZED, "spectators cannot offer or answer a rematch: only the game's players can, with their seat's token (Authorization: Bearer TOKEN) or signed in to the account that holds it")
 		}
 		if info.Seats[seat].Player != Human {
 			return nil, -1, Errorf(ECONFLICT, "seat %s left the game (%s played it at the end): only the seats people played to the end take part in its rematch", seatName(info, seat), info.Seats[seat].Player)
@@ -391,7 +389,7 @@ func (b *board) settle(s *Server, o *offer, start bool) error {
 func (b *board) create(s *Server, o *offer) error {
 	n := len(b.info.Seats)
 	o.to = make([]int, n)
-	players, names := make([]string, n), make([]string, n)
+	players, names, holders := make([]string, n), make([]string, n), make([]string, n)
 	var hosts []int
 	for i, st := range b.info.Seats {
 		j := i
@@ -401,7 +399,7 @@ func (b *board) create(s *Server, o *offer) error {
 		o.to[i] = j
 		switch a := o.answers[i]; {
 		case a == seatOffered || a == seatAccepted:
-			players[j], names[j] = Human, st.Name
+			players[j], names[j], holders[j] = Human, st.Name, st.Account
 			hosts = append(hosts, j)
 		case st.TokenHash == nil && st.InviteHash == nil: // a bot from the start, with its name
 			players[j], names[j] = st.Player, st.Name
@@ -412,7 +410,7 @@ func (b *board) create(s *Server, o *offer) error {
 	slices.Sort(hosts)
 	ctx, cancel := context.WithTimeout(s.ctx, storeTimeout)
 	defer cancel()
-	c, err := s.open(ctx, &opening{pr: b.pr, table: b.set.Table, players: players, names: names, hosts: hosts, rematch: b.id}, o.client)
+	c, err := s.open(ctx, &opening{pr: b.pr, table: b.set.Table, players: players, names: names, hosts: hosts, holders: holders, rematch: b.id}, o.client)
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func (s *Server) homed(h http.HandlerFunc) http.HandlerFunc {
 				return
 			}
 		}
-		ans, _, err := s.send(r.Context(), addr, r.Method, r.URL.RequestURI(), r.Header, body, infoOf(r).client)
+		ans, _, err := s.send(r.Context(), addr, r.Method, r.URL.RequestURI(), forwardHeader(r), body, infoOf(r).client)
 		if err != nil {
 			s.log.Warn("rematch: the game's home node did not answer", "game", id, "addr", addr, "err", err)
 			s.fail(w, r, unavailable(time.Second, "the node that keeps game %s's rematch offer does not answer; try again", id))

@@ -380,12 +380,14 @@ type opening struct {
 	players []string // per seat: Human or "bot:SPEC"
 	names   []string // per seat, or fewer
 	hosts   []int    // the human seats the creator holds, ascending
+	holders []string // per seat, or fewer: the account that holds it, if any
 	rematch string   // the finished game whose rematch this is, if it is one
 }
 
 // create starts a new game for the client at address client, as a
-// request to POST /api/games asks (open).
-func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Created, error) {
+// request to POST /api/games asks (open); the seats the creator takes are
+// its account's if it is signed in (creator not nil).
+func (s *Server) create(ctx context.Context, ng *NewGame, client string, creator *account.Account) (*Created, error) {
 	pr, table, err := ng.check(s.cfg)
 	if err != nil {
 		return nil, err
@@ -395,7 +397,17 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string) (*Creat
 		return nil, err
 	}
 	table.Help = ng.Help == nil || *ng.Help
-	return s.open(ctx, &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts}, client)
+	o := &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts}
+	if creator != nil {
+		// A signed-in creator's seats are its account's, under its name.
+		o.names = make([]string, len(ng.Seats))
+		copy(o.names, ng.Names)
+		o.holders = make([]string, len(ng.Seats))
+		for _, i := range hosts {
+			o.names[i], o.holders[i] = creator.Name, creator.ID
+		}
+	}
+	return s.open(ctx, o, client)
 }
 
 // open starts a new game for the client at address client: a fresh seed
@@ -446,6 +458,9 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		seat := store.Seat{Player: player}
 		if i < len(o.names) {
 			seat.Name = o.names[i]
+		}
+		if i < len(o.holders) {
+			seat.Account = o.holders[i]
 		}
 		cs := CreatedSeat{Seat: pr.Seats()[i].String(), Player: player, Name: seat.Name}
 		switch {

@@ -55,7 +55,7 @@ type Summary struct {
 func seatInfos(pr *rules.Preset, seats []store.Seat, online []bool) []SeatInfo {
 	out := make([]SeatInfo, len(seats))
 	for i, s := range seats {
-		out[i] = SeatInfo{Seat: pr.Seats()[i].String(), Player: s.Player, Name: s.Name}
+		out[i] = SeatInfo{Seat: pr.Seats()[i].String(), Player: s.Player, Name: s.Name, Account: s.Account != ""}
 		if online != nil && s.Player == Human {
 			on := online[i]
 			out[i].Online = &on

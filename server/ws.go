@@ -42,20 +42,23 @@ type wsConn struct {
 	pr   *rules.Preset
 	live *live // nil once the game is over
 	seat int   // the seat held, -1 for a spectator
-	// token and client: the seat's token and the client's address, for
-	// the actions forwarded to the node that drives the game (forward.go).
-	token  string
+	// cred and client: the seat's token or its account's session, and the
+	// client's address, for the actions forwarded to the node that drives
+	// the game (forward.go).
+	cred   credential
 	client client
 	// rematch: the connection stays open after the game's end, to carry
 	// its rematch offers (?rematch=1; rematch.go).
 	rematch bool
 }
 
-// handleWS is GET /api/games/{id}/ws[?after=N][&token=TOKEN][&rematch=1]:
+// handleWS is GET /api/games/{id}/ws[?after=N][&token=TOKEN][&seat=SEAT][&rematch=1]:
 // a WebSocket that sends the game's events after event N, then each new
 // one as it happens, and with rematch=1, once the game is over, its
 // rematch offers; a seat's holder (token in the Authorization header or
-// the token parameter) may send actions on it.
+// the token parameter, or the session of the account that holds the seat,
+// naming it with seat if it holds several: holder.go) may send actions on
+// it.
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	after, err := afterParam(r)
 	if err != nil {
@@ -89,27 +92,26 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	var id string
 	var pr *rules.Preset
 	var hashes [][]byte
+	var holders []string
 	if l != nil && info != nil {
-		id, pr, hashes = l.id, l.pr, tokenHashes(info.Seats)
+		id, pr, hashes, holders = l.id, l.pr, tokenHashes(info.Seats), seatHolders(info.Seats)
 	} else if l != nil {
-		id, pr, hashes = l.id, l.pr, l.tokenHashes()
+		id, pr, hashes, holders = l.id, l.pr, l.tokenHashes(), l.holders()
 	} else {
-		id, hashes = info.ID, tokenHashes(info.Seats)
+		id, hashes, holders = info.ID, tokenHashes(info.Seats), seatHolders(info.Seats)
 		if pr, err = rules.Lookup(info.Rules); err != nil {
 			s.fail(w, r, err)
 			return
 		}
 	}
-	seat := -1
 	token := bearer(r)
 	if token == "" {
 		token = r.URL.Query().Get("token")
 	}
-	if token != "" {
-		if seat = seatOfToken(hashes, token); seat < 0 {
-			s.fail(w, r, Errorf(EUNAUTHORIZED, "the token opens no seat of game %s", id))
-			return
-		}
+	seat, cred, err := s.holder(r, id, pr, hashes, holders, token)
+	if err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	if !s.originAllowed(r) {
 		s.fail(w, r, Errorf(EFORBIDDEN, "WebSocket from origin %q refused: only the server's own pages and allowed origins may connect", r.Header.Get("Origin")))
@@ -140,10 +142,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	conn.SetReadLimit(s.cfg.MaxMessage * hardLimitFactor)
 	s.metrics.wsConns.Inc()
 	defer s.metrics.wsConns.Dec()
-	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat, rematch: stay == "1", client: client}
-	if seat >= 0 {
-		c.token = token
-	}
+	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat, rematch: stay == "1", client: client, cred: cred}
 	c.ck, _ = c.nc.(corker)
 	c.serve(r.Context(), after)
 }
@@ -428,7 +427,7 @@ func (c *wsConn) handle(ctx context.Context, data []byte) {
 	if errors.Is(err, errNotOwner) {
 		var ans *answer
 		var local bool
-		ans, local, err = c.srv.forwardMessage(ctx, c.id, c.token, &m, c.client)
+		ans, local, err = c.srv.forwardMessage(ctx, c.id, c.cred, &m, c.client)
 		switch {
 		case local:
 			err = c.srv.act(ctx, c.live, c.seat, &m)
