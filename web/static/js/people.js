@@ -44,3 +44,39 @@ export function nextPath(fallback) {
   const next = new URLSearchParams(location.search).get('next') || '';
   return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : fallback;
 }
+
+/** @type {Map<string, Promise<any>>} each player's profile, asked once per page */
+const profiles = new Map();
+
+/**
+ * ratingIn returns a player's rating in a ruleset (house rules count as
+ * their preset's, unless rated apart), or null if they have none: from
+ * their profile (GET /api/players/{name}), asked once per page.
+ * @param {string} name
+ * @param {string} rules
+ * @returns {Promise<Shown|null>}
+ */
+export async function ratingIn(name, rules) {
+  let p = profiles.get(name);
+  if (!p) {
+    p = fetch(`/api/players/${encodeURIComponent(name)}`, { headers: { Accept: 'application/json' } })
+      .then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    profiles.set(name, p);
+  }
+  const profile = await p;
+  const list = profile && Array.isArray(profile.ratings) ? profile.ratings : [];
+  return list.find((/** @type {any} */ r) => r.rules === rules) || list.find((/** @type {any} */ r) => r.rules === rules.split('+')[0]) || null;
+}
+
+/**
+ * fillRating puts a player's rating in a ruleset into an element, once it
+ * is known.
+ * @param {HTMLElement} el
+ * @param {string} name
+ * @param {string} rules
+ */
+export async function fillRating(el, name, rules) {
+  const r = await ratingIn(name, rules);
+  const span = ratingSpan(r);
+  if (span && el.isConnected) el.replaceChildren(' ', span);
+}
