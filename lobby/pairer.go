@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/chaturaji/chaturaji/store"
@@ -141,4 +142,85 @@ func (pr *Pairer) Expire(ctx context.Context, now time.Time) (int, error) {
 // 32 (crypto/rand.Text).
 func newID() string {
 	return rand.Text()
+}
+
+// Claim is a table claimed by a round, of any node, as the node whose
+// seekers sit at it sees it: that node tells them of their game, and may
+// make the game itself if the node that claimed the table has not made
+// it within a bound (Layout).
+type Claim struct {
+	Table string    // the table's id
+	At    time.Time // when it was claimed
+	Seeks []Seek    // the node's seeks at the table
+}
+
+// Claimed returns the tables that hold seeks of the node, by table id:
+// the tables its seekers were seated at, by its rounds or another node's.
+func (pr *Pairer) Claimed(ctx context.Context) ([]Claim, error) {
+	ss, err := pr.st.Claimed(ctx, pr.node)
+	if err != nil {
+		return nil, err
+	}
+	var out []Claim
+	for _, s := range ss {
+		pool, err := ParsePool(s.Pool)
+		if err != nil {
+			return nil, fmt.Errorf("lobby: seek %q: %w", s.ID, err)
+		}
+		if n := len(out); n == 0 || out[n-1].Table != s.Table {
+			out = append(out, Claim{Table: s.Table, At: s.Updated})
+		}
+		c := &out[len(out)-1]
+		c.Seeks = append(c.Seeks, fromStore(pool, s))
+	}
+	return out, nil
+}
+
+// Seated forgets one seek of a table once its node has told its seekers
+// of their game: they may seek again.
+func (pr *Pairer) Seated(ctx context.Context, seek string) error {
+	return pr.st.ForgetSeek(ctx, seek)
+}
+
+// Layout returns the seats of a claimed table as Pair would have formed
+// them from its seeks alone, whatever their wait: for a node that makes
+// the game of a table whose claimer did not (it stopped, or stalls), the
+// seats of the table's seekers, in the order of its rules' seats, with
+// bots in the seats left. ErrInvalid for a table of no seeks, or of seeks
+// that make no table. It is for a table whose game is not made yet: once
+// some of its seeks are forgotten (their game made), what is left may lay
+// out as another table, which the game's id, taken, keeps from being
+// made (the table's id is its game's).
+func (pr *Pairer) Layout(ctx context.Context, table string) (Table, Pool, error) {
+	ss, err := pr.st.Table(ctx, table)
+	if err != nil {
+		return Table{}, Pool{}, err
+	}
+	if len(ss) == 0 {
+		return Table{}, Pool{}, invalid("table %q holds no seek", table)
+	}
+	pool, err := ParsePool(ss[0].Pool)
+	if err != nil {
+		return Table{}, Pool{}, err
+	}
+	sh, err := pool.Shape()
+	if err != nil {
+		return Table{}, Pool{}, err
+	}
+	seeks := make([]Seek, len(ss))
+	for i, s := range ss {
+		seeks[i] = fromStore(pool, s)
+	}
+	// Any rating fits, and every wait has passed: the table's seeks
+	// form one table, as they did when it was claimed.
+	p := pr.p
+	p.Widening = Widening{Start: math.MaxFloat64, Max: math.MaxFloat64}
+	far := time.Now().Add(MaxBotWait + 365*24*time.Hour)
+	tables := Pair(sh, seeks, far, p)
+	if len(tables) != 1 || len(tables[0].Seeks) != len(seeks) {
+		return Table{}, Pool{}, invalid("table %q: its %d seeks do not make one table of pool %q", table, len(seeks), pool)
+	}
+	t := tables[0]
+	t.ID = table
+	return t, pool, nil
 }

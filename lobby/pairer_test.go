@@ -290,3 +290,66 @@ func roundsOnTwoNodes(t *testing.T, sa, sb store.Lobby, key string) {
 		t.Errorf("%d of %d players seated", len(seated), len(players))
 	}
 }
+
+// TestClaimedAndLayout: a node sees the tables that seat its seekers,
+// claimed by another node's round, and may lay out such a table's game
+// as the round did: the same seekers, bots in the same seats, in the
+// teams the round made.
+func TestClaimedAndLayout(t *testing.T) {
+	st := memory(t)
+	a, b := newPairer(t, st, "a"), newPairer(t, st, "b")
+	for _, tc := range []struct {
+		pool    string
+		ratings []float64 // one seek each, the first of node b, the others of a
+		bots    bool
+	}{
+		{"chaturaji/15s/casual", []float64{1500, 1510, 1520, 1530}, false},
+		{"chaturaji/15s/casual", []float64{1500, 1520}, true},
+		{"chaturaji-teams/15s/casual", []float64{1600, 1400, 1550, 1450}, false},
+		{"chaturanga-2p/1d/casual", []float64{1500}, true},
+	} {
+		pool := mustPool(t, tc.pool)
+		var seekers []string
+		for i, r := range tc.ratings {
+			pr := a
+			if i == 0 {
+				pr = b
+			}
+			s := one(pool, fmt.Sprintf("%s/%d", tc.pool, i), r)
+			s.Bots = tc.bots
+			s.Seekers[0].TokenHash = []byte{byte(i), 0xff}
+			mustAdd(t, pr, s, now)
+			seekers = append(seekers, s.ID)
+		}
+		tables, err := a.Round(t.Context(), pool, now.Add(time.Hour))
+		if err != nil || len(tables) != 1 {
+			t.Fatalf("%s: Round = [%s], %v; want one table", tc.pool, show(tables), err)
+		}
+		won := tables[0]
+		claims, err := b.Claimed(t.Context())
+		if err != nil || len(claims) != 1 || claims[0].Table != won.ID || len(claims[0].Seeks) != 1 || claims[0].Seeks[0].ID != seekers[0] {
+			t.Fatalf("%s: b's Claimed = %+v, %v; want b's one seek at table %s", tc.pool, claims, err, won.ID)
+		}
+		if got := claims[0].Seeks[0].Seekers[0].TokenHash; string(got) != "\x00\xff" {
+			t.Errorf("%s: b's claimed seeker's token hash = %x, want 00ff", tc.pool, got)
+		}
+		laid, lpool, err := b.Layout(t.Context(), won.ID)
+		if err != nil || lpool != pool || laid.ID != won.ID || show([]lobby.Table{laid}) != show(tables) {
+			t.Errorf("%s: Layout = [%s] of pool %v, %v; want [%s] of %v, as the round seated them", tc.pool, show([]lobby.Table{laid}), lpool, err, show(tables), pool)
+		}
+		for _, c := range claims[0].Seeks {
+			if err := b.Seated(t.Context(), c.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := b.Layout(t.Context(), won.ID); len(tc.ratings) > 1 && !tc.bots && !errors.Is(err, lobby.ErrInvalid) {
+			t.Errorf("%s: Layout of a table one of whose seeks was forgotten: %v, want ErrInvalid", tc.pool, err)
+		}
+		if err := a.Forget(t.Context(), won.ID); err != nil {
+			t.Fatal(err)
+		}
+		if claims, err := b.Claimed(t.Context()); err != nil || len(claims) != 0 {
+			t.Errorf("%s: b's Claimed after its seek was forgotten = %+v, %v; want none", tc.pool, claims, err)
+		}
+	}
+}

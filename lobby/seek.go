@@ -47,6 +47,10 @@ type Seeker struct {
 	Rating float64 // one number for closeness, on the scale of the bots' levels (Params.Levels)
 	Mu     float64 // the rating's mean, if known, for the game's rating afterwards
 	Sigma  float64 // its uncertainty, if known
+	// TokenHash is the SHA-256 of the seat token that the seeker's node
+	// holds for it (store.Seeker.TokenHash), which the seat it takes in
+	// its table's game is held by; nil if none.
+	TokenHash []byte
 }
 
 // Rating returns the seek's rating for closeness: its seekers' mean.

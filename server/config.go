@@ -273,6 +273,51 @@ type Config struct {
 	// (default 100000, some 10 MB); past it the one that failed least
 	// recently is forgotten.
 	MaxNames int
+	// The lobby (lobby.go), served when the store keeps one
+	// (store.LobbyOf): quick pairing in pools, and open tables.
+	//
+	// LobbyRound is how often the node runs a pairing round of each pool
+	// in which it has seekers, and looks for the tables that seat them
+	// made by other nodes (default 250ms); a seek made on the node runs a
+	// round at once.
+	LobbyRound time.Duration
+	// LobbyClaimWait is how long a table, claimed by a round or started,
+	// may wait for its game (default 5s): past it, a node of its seekers
+	// makes the game itself, the table's node having stopped or stalled.
+	// The game's id is the table's, so only one is ever made.
+	LobbyClaimWait time.Duration
+	// LobbySeekLife is how long a seek, or an open table and its seats,
+	// lives once its node stops refreshing it (default 1m); the node
+	// refreshes its own four times as often.
+	LobbySeekLife time.Duration
+	// LobbyView is how often, at most, the node reads the lobby's view
+	// (pools, seekers, open tables) from the store for GET /api/lobby and
+	// sends it to its lobby WebSockets when it changed (default 1s).
+	LobbyView time.Duration
+	// LobbyViewSeeks caps the seekers the view lists per pool, the
+	// longest waiting (default 50), and LobbyViewTables the open tables
+	// it lists, the oldest (default 100).
+	LobbyViewSeeks  int
+	LobbyViewTables int // in tables, as LobbyViewSeeks
+	// LobbyPools are the pools the view always lists, beside those in
+	// which the node has seekers (default: DefaultLobbyPools).
+	LobbyPools []string
+	// MaxLobbyConns caps the node's lobby WebSockets open at once
+	// (default 10000), and MaxLobbyConnsPerClient those of one client
+	// (default 8): a guest's seek and open table are its socket's.
+	MaxLobbyConns          int
+	MaxLobbyConnsPerClient int // in sockets, as MaxLobbyConns
+	// LobbyMakers caps the games the node's lobby makes at once (default
+	// 16); the tables past it wait for a maker.
+	LobbyMakers int
+	// LobbyBotLevel is the strongest bot level that fills the seats of a
+	// lobby's tables (default 4, as MaxTakeoverLevel's; at most 8).
+	LobbyBotLevel int
+	// MaxOpenTables caps the open tables, not yet started, in the
+	// store (default 1000, over every node); MaxOpenTablesPerClient
+	// those one client opens through a node (default 2).
+	MaxOpenTables          int
+	MaxOpenTablesPerClient int // in tables, as MaxOpenTables
 
 	// MaxLiveGames caps the games live at once (default 10000).
 	MaxLiveGames int
@@ -351,6 +396,22 @@ func (c Config) withDefaults() Config {
 	defInt(&c.NameFailures, 10)
 	def(&c.NameWindow, 15*time.Minute)
 	defInt(&c.MaxNames, 100000)
+	def(&c.LobbyRound, 250*time.Millisecond)
+	def(&c.LobbyClaimWait, 5*time.Second)
+	def(&c.LobbySeekLife, time.Minute)
+	def(&c.LobbyView, time.Second)
+	defInt(&c.LobbyViewSeeks, 50)
+	defInt(&c.LobbyViewTables, 100)
+	if c.LobbyPools == nil {
+		c.LobbyPools = DefaultLobbyPools
+	}
+	defInt(&c.MaxLobbyConns, 10000)
+	defInt(&c.MaxLobbyConnsPerClient, 8)
+	defInt(&c.LobbyMakers, 16)
+	defInt(&c.LobbyBotLevel, 4)
+	c.LobbyBotLevel = min(c.LobbyBotLevel, len(ai.Levels))
+	defInt(&c.MaxOpenTables, 1000)
+	defInt(&c.MaxOpenTablesPerClient, 2)
 	if c.MaxMessage <= 0 {
 		c.MaxMessage = 4 << 10
 	}

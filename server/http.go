@@ -136,6 +136,8 @@ func (s *Server) routes() {
 	handle("GET /api/games/{id}/rematch", General, s.homed(s.handleRematchState))
 	handle("GET /api/games/{id}/ws", General, http.HandlerFunc(s.handleWS))
 	s.accountRoutes(handle)
+	handle("GET /api/lobby", General, http.HandlerFunc(s.handleLobby)) // read from the store at most once a LobbyView
+	handle("GET /api/lobby/ws", General, http.HandlerFunc(s.handleLobbyWS))
 	handle(presenceRoute, General, http.HandlerFunc(s.handlePresence))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
 	for _, catchAll := range apiCatchAlls {

@@ -44,6 +44,7 @@ type Server struct {
 	help        helpIndex // the live positions of the games without engine help (help.go)
 	rematches   rematches // the rematch offers of finished games (rematch.go)
 	node        *node     // with Config.Cluster, this node of the cluster, set by Start (cluster.go)
+	hall        *hall     // the lobby, if the store keeps one (lobby.go)
 
 	accounts    *account.Service // the players' accounts; nil if the store keeps none (session.go)
 	accountsErr error            // why the accounts could not be set up, for Start to report
@@ -90,6 +91,7 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		// another server's (downtime.go).
 		heldSince: time.Now(),
 	}
+	s.hall = newHall(s)
 	s.cop = s.crossOriginProtection()
 	s.names = newNameFailures(cfg.NameFailures, cfg.NameWindow, cfg.MaxNames)
 	if as := store.AccountsOf(st); as != nil {
@@ -125,6 +127,7 @@ func (s *Server) Start(ctx context.Context) error {
 		if s.track() {
 			go s.heartbeat()
 		}
+		s.startLobby()
 		return nil
 	}
 	games, err := s.store.Games(ctx, store.Filter{Status: store.Live, Limit: math.MaxInt32})
@@ -153,7 +156,15 @@ func (s *Server) Start(ctx context.Context) error {
 	if s.track() {
 		go s.heartbeat()
 	}
+	s.startLobby()
 	return nil
+}
+
+// startLobby runs the lobby's loop, if the store keeps a lobby.
+func (s *Server) startLobby() {
+	if s.hall != nil && s.track() {
+		go s.hall.run()
+	}
 }
 
 // Shutdown stops the server's games and closes its WebSockets (with a
@@ -382,7 +393,20 @@ type opening struct {
 	hosts   []int    // the human seats the creator holds, ascending
 	holders []string // per seat, or fewer: the account that holds it, if any
 	rematch string   // the finished game whose rematch this is, if it is one
+
+	// A game the lobby makes (lobby_game.go): its id, chosen by the
+	// lobby (its table's); the token hash and account of each seat, held
+	// by the seekers' nodes (no token is made, and hosts are the seats
+	// given one); and no client's quota to count in.
+	id       string
+	held     [][]byte // per seat: the hash of the token that holds it, or nil
+	accounts []string // per seat: the account holding it, or ""
+	lobby    bool
 }
+
+// errGameTaken is open's error for a game whose id (given by the lobby)
+// is taken: the game was made already, by this node or another.
+var errGameTaken = errors.New("server: the game's id is taken")
 
 // create starts a new game for the client at address client, as a
 // request to POST /api/games asks (open); the seats the creator takes are
@@ -431,8 +455,14 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 	}
 	pr := o.pr
 	creator := creatorKey(client)
-	release, err := s.admit(creator, !slices.Contains(o.players, Human))
-	if err != nil {
+	release := func() {}
+	var err error
+	if o.lobby {
+		// Each its own creator: the seekers' one seek at a time bounds
+		// their games, and a lobby game its people leave counts among
+		// the server's games of bots alone, not a client's.
+		creator = creatorKey("lobby " + o.id)
+	} else if release, err = s.admit(creator, !slices.Contains(o.players, Human)); err != nil {
 		return nil, err
 	}
 	defer release() // by then the game is running, and counts itself
@@ -442,8 +472,12 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 	}
 	seed := rules.NewSeed()
 	now := stamp()
+	id := o.id
+	if id == "" {
+		id = newID()
+	}
 	info := &store.Game{
-		ID:       newID(),
+		ID:       id,
 		Rules:    pr.Name,
 		Seed:     seed[:],
 		SeedHash: seed.Commitment(),
@@ -465,6 +499,8 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		cs := CreatedSeat{Seat: pr.Seats()[i].String(), Player: player, Name: seat.Name}
 		switch {
 		case player != Human:
+		case o.held != nil:
+			seat.TokenHash, seat.Account = o.held[i], o.accounts[i]
 		case slices.Contains(o.hosts, i):
 			cs.Token, seat.TokenHash = newToken()
 		default:
@@ -476,6 +512,9 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 	t0 := time.Now()
 	err = s.store.CreateGame(ctx, info)
 	s.metrics.committed(opCreate, t0)
+	if err != nil && o.id != "" && errors.Is(err, store.ErrConflict) {
+		return nil, errGameTaken
+	}
 	if err != nil {
 		s.storeFailed(opCreate, "creating game", info.ID, err)
 		return nil, unavailable(storeRetryAfter, "the game could not be saved, so it was not created; try again")

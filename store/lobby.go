@@ -45,6 +45,14 @@ type Lobby interface {
 	// Forget removes the seeks claimed into table, once the caller has
 	// made its game and told its players: they may seek again.
 	Forget(ctx context.Context, table string) error
+	// Claimed returns node's seeks that are claimed into a table, by
+	// table then as Seeks orders them: the seeks whose seekers the node
+	// is to tell of their game, wherever the claim was made.
+	Claimed(ctx context.Context, node string) ([]*Seek, error)
+	// ForgetSeek removes one claimed seek, once its node has told its
+	// seekers of their game: they may seek again. ErrNotFound if there is
+	// no such seek; ErrConflict if it is open (Withdraw removes those).
+	ForgetSeek(ctx context.Context, id string) error
 	// Refresh sets Updated to at for node's open seeks updated before
 	// at (their seekers are still there), and returns how many it
 	// refreshed. A seek that another store is claiming at that moment
@@ -83,6 +91,10 @@ type Seeker struct {
 	Rating float64 // one number for closeness, such as the displayed rating
 	Mu     float64 // the rating's mean, if known
 	Sigma  float64 // its uncertainty, if known
+	// TokenHash is the SHA-256 of the seat token the seeker's node holds
+	// for it: the seat the seeker takes in the table's game is held by
+	// it, whichever node makes the game. Nil if none.
+	TokenHash []byte
 }
 
 // LobbyOf returns st's Lobby, looking through wrappers such as Sealed, or

@@ -86,8 +86,8 @@ func (s *Store) AddSeek(ctx context.Context, sk *store.Seek) error {
 		}
 		var b pgx.Batch
 		for i, p := range n.Seekers {
-			b.Queue(`INSERT INTO lobby_seekers (player, seek, idx, name, guest, rating, mu, sigma)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, p.Player, n.ID, i, p.Name, p.Guest, p.Rating, p.Mu, p.Sigma)
+			b.Queue(`INSERT INTO lobby_seekers (player, seek, idx, name, guest, rating, mu, sigma, token_hash)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, p.Player, n.ID, i, p.Name, p.Guest, p.Rating, p.Mu, p.Sigma, p.TokenHash)
 		}
 		return tx.SendBatch(ctx, &b).Close()
 	})
@@ -128,7 +128,7 @@ func (s *Store) Withdraw(ctx context.Context, player string) error {
 // seekColumns are the columns scanSeeks reads: a seek's, then one
 // seeker's.
 const seekColumns = `s.id, s.pool, s.bots, s.bot_wait_ms, s.node, s.created, s.updated, s.tbl,
-	k.player, k.name, k.guest, k.rating, k.mu, k.sigma`
+	k.player, k.name, k.guest, k.rating, k.mu, k.sigma, k.token_hash`
 
 // SeekOf returns the seek that holds player; ErrNotFound if none.
 func (s *Store) SeekOf(ctx context.Context, player string) (*store.Seek, error) {
@@ -181,7 +181,7 @@ func (s *Store) querySeeks(ctx context.Context, sql string, args ...any) ([]*sto
 		var waitMS int64
 		var table *string
 		if err := rows.Scan(&sk.ID, &sk.Pool, &sk.Bots, &waitMS, &sk.Node, &sk.Created, &sk.Updated, &table,
-			&p.Player, &p.Name, &p.Guest, &p.Rating, &p.Mu, &p.Sigma); err != nil {
+			&p.Player, &p.Name, &p.Guest, &p.Rating, &p.Mu, &p.Sigma, &p.TokenHash); err != nil {
 			return nil, err
 		}
 		if n := len(seeks); n > 0 && seeks[n-1].ID == sk.ID {
@@ -280,4 +280,36 @@ func (s *Store) Expire(ctx context.Context, before time.Time) (int, error) {
 		return 0, fmt.Errorf("postgres: expire seeks: %w", err)
 	}
 	return int(tag.RowsAffected()), nil
+}
+
+// Claimed returns node's seeks claimed into tables.
+func (s *Store) Claimed(ctx context.Context, node string) ([]*store.Seek, error) {
+	seeks, err := s.querySeeks(ctx, `SELECT `+seekColumns+` FROM lobby_seeks s JOIN lobby_seekers k ON k.seek = s.id
+		WHERE s.node = $1 AND s.tbl IS NOT NULL ORDER BY s.tbl, s.created, s.id, k.idx`, node)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: claimed seeks of node %q: %w", node, err)
+	}
+	return seeks, nil
+}
+
+// ForgetSeek removes one claimed seek.
+func (s *Store) ForgetSeek(ctx context.Context, id string) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var table *string
+		err := tx.QueryRow(ctx, `SELECT tbl FROM lobby_seeks WHERE id = $1 FOR UPDATE`, id).Scan(&table)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return store.ErrNotFound
+		case err != nil:
+			return err
+		case table == nil:
+			return fmt.Errorf("the seek is open: %w", store.ErrConflict)
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM lobby_seeks WHERE id = $1`, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: forget seek %q: %w", id, err)
+	}
+	return nil
 }

@@ -196,3 +196,12 @@ func TestLobby(t *testing.T) {
 		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
 	})
 }
+
+// TestOpenTables runs the open tables' suite; its race test joins through
+// two stores on one schema.
+func TestOpenTables(t *testing.T) {
+	storetest.RunOpenTables(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+		u := pgtest.Schema(t)
+		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
+	})
+}

@@ -60,8 +60,8 @@ func (s *Store) AddSeek(ctx context.Context, sk *store.Seek) error {
 			return fmt.Errorf("the id is taken: %w", store.ErrConflict)
 		}
 		for i, p := range n.Seekers {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO lobby_seekers (player, seek, idx, name, guest, rating, mu, sigma)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.Player, n.ID, i, p.Name, p.Guest, p.Rating, p.Mu, p.Sigma); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO lobby_seekers (player, seek, idx, name, guest, rating, mu, sigma, token_hash)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.Player, n.ID, i, p.Name, p.Guest, p.Rating, p.Mu, p.Sigma, p.TokenHash); err != nil {
 				return err
 			}
 		}
@@ -101,7 +101,7 @@ func (s *Store) Withdraw(ctx context.Context, player string) error {
 // seekColumns are the columns scanSeeks reads: a seek's, then one
 // seeker's.
 const seekColumns = `s.id, s.pool, s.bots, s.bot_wait_ms, s.node, s.created, s.updated, s.tbl,
-	k.player, k.name, k.guest, k.rating, k.mu, k.sigma`
+	k.player, k.name, k.guest, k.rating, k.mu, k.sigma, k.token_hash`
 
 // SeekOf returns the seek that holds player; ErrNotFound if none.
 func (s *Store) SeekOf(ctx context.Context, player string) (*store.Seek, error) {
@@ -162,7 +162,7 @@ func scanSeeks(rows *sql.Rows) ([]*store.Seek, error) {
 		var waitMS, created, updated int64
 		var table sql.NullString
 		if err := rows.Scan(&sk.ID, &sk.Pool, &sk.Bots, &waitMS, &sk.Node, &created, &updated, &table,
-			&p.Player, &p.Name, &p.Guest, &p.Rating, &p.Mu, &p.Sigma); err != nil {
+			&p.Player, &p.Name, &p.Guest, &p.Rating, &p.Mu, &p.Sigma, &p.TokenHash); err != nil {
 			return nil, err
 		}
 		if n := len(seeks); n > 0 && seeks[n-1].ID == sk.ID {
@@ -284,4 +284,40 @@ func (s *Store) Expire(ctx context.Context, before time.Time) (int, error) {
 		return 0, fmt.Errorf("sqlite: expire seeks: %w", err)
 	}
 	return int(n), nil
+}
+
+// Claimed returns node's seeks claimed into tables.
+func (s *Store) Claimed(ctx context.Context, node string) ([]*store.Seek, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+seekColumns+` FROM lobby_seeks s JOIN lobby_seekers k ON k.seek = s.id
+		WHERE s.node = ? AND s.tbl IS NOT NULL ORDER BY s.tbl, s.created, s.id, k.idx`, node)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: claimed seeks of node %q: %w", node, err)
+	}
+	seeks, err := scanSeeks(rows)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: claimed seeks of node %q: %w", node, err)
+	}
+	return seeks, nil
+}
+
+// ForgetSeek removes one claimed seek.
+func (s *Store) ForgetSeek(ctx context.Context, id string) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var table sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT tbl FROM lobby_seeks WHERE id = ?`, id).Scan(&table)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return store.ErrNotFound
+		case err != nil:
+			return err
+		case !table.Valid:
+			return fmt.Errorf("the seek is open: %w", store.ErrConflict)
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM lobby_seeks WHERE id = ?`, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: forget seek %q: %w", id, err)
+	}
+	return nil
 }

@@ -306,3 +306,18 @@ func TestLobby(t *testing.T) {
 		})
 	})
 }
+
+func TestOpenTables(t *testing.T) {
+	t.Run("file", func(t *testing.T) {
+		storetest.RunOpenTables(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+			path := filepath.Join(t.TempDir(), "games.db")
+			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
+		})
+	})
+	t.Run("memory", func(t *testing.T) {
+		storetest.RunOpenTables(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+			s := open(t, sqlite.Memory)
+			return s, func(t *testing.T) store.Store { return s }
+		})
+	})
+}

@@ -78,6 +78,9 @@ func newSeek(id string, players ...string) *store.Seek {
 		s.Seekers = append(s.Seekers, store.Seeker{
 			Player: p, Name: "Ñandú " + p, Guest: i%2 == 1, Rating: 1500.25 + float64(i), Mu: 25.125, Sigma: 8.5 - float64(i),
 		})
+		if i%2 == 0 { // the second has none
+			s.Seekers[i].TokenHash = []byte("\x00token of " + p + "\xff")
+		}
 	}
 	return s
 }
@@ -342,6 +345,40 @@ var lobbyTests = []lobbyTest{
 			t.Errorf("Expire of all = %d, %v; want 2", n, err)
 		}
 		wantNoSeek(t, l, "ps2")
+	}},
+
+	{"claimed lists a node's claimed seeks by table; forget seek removes one", func(t *testing.T, l store.Lobby, _ func() store.Lobby) {
+		for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+			s := newSeek(id, "p"+id)
+			if id == "s4" {
+				s.Node = "n2"
+			}
+			mustAddSeek(t, l, s)
+		}
+		mustClaim(t, l, "t2", "s3", "s4")
+		mustClaim(t, l, "t1", "s2")
+		claimed, err := l.Claimed(t.Context(), "n1")
+		if err != nil || seekIDs(claimed) != "s2 s3" {
+			t.Fatalf("Claimed(n1) = [%s], %v; want [s2 s3]: by table, the open s1 and s5 and n2's s4 left out", seekIDs(claimed), err)
+		}
+		want := wantSeek(newSeek("s3", "ps3"))
+		want.Table, want.Updated = "t2", claimed[1].Updated
+		sameSeek(t, claimed[1], want)
+		if err := l.ForgetSeek(t.Context(), "s1"); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("ForgetSeek of an open seek: %v, want ErrConflict", err)
+		}
+		if err := l.ForgetSeek(t.Context(), "gone"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("ForgetSeek of no seek: %v, want ErrNotFound", err)
+		}
+		if err := l.ForgetSeek(t.Context(), "s3"); err != nil {
+			t.Fatal(err)
+		}
+		wantNoSeek(t, l, "ps3")
+		if tbl, _ := l.Table(t.Context(), "t2"); seekIDs(tbl) != "s4" {
+			t.Errorf("Table(t2) = [%s] after s3 was forgotten, want [s4]", seekIDs(tbl))
+		}
+		mustAddSeek(t, l, newSeek("s6", "ps3"))
+		wantSeeks(t, l, pool, 0, "s1 s5 s6")
 	}},
 
 	{"racing claims through two stores put each seek in at most one table", func(t *testing.T, l store.Lobby, again func() store.Lobby) {

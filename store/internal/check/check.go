@@ -172,3 +172,37 @@ func created(t, now time.Time) time.Time {
 	}
 	return Time(t)
 }
+
+// OpenTable checks a new open table: an id, rules, seats, and its opener
+// in one of them; its turn is kept to the millisecond.
+func OpenTable(t *store.OpenTable) error {
+	if t == nil {
+		return errors.New("no table given")
+	}
+	if t.ID == "" || t.Rules == "" || t.Opener == "" {
+		return fmt.Errorf("table %q: want an id, rules and an opener", t.ID)
+	}
+	if len(t.Seats) == 0 {
+		return fmt.Errorf("table %q has no seats", t.ID)
+	}
+	if t.Turn < 0 {
+		return fmt.Errorf("table %q has a negative turn %v", t.ID, t.Turn)
+	}
+	t.Turn = t.Turn.Truncate(time.Millisecond)
+	sits := false
+	for i, st := range t.Seats {
+		for _, v := range []float64{st.Rating, st.Mu, st.Sigma} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("seat %d of table %q has a rating of %v, not a number", i, t.ID, v)
+			}
+		}
+		if st.Player != "" && st.Player != t.Opener {
+			return fmt.Errorf("seat %d of table %q is held by %q, not its opener", i, t.ID, st.Player)
+		}
+		sits = sits || st.Player == t.Opener
+	}
+	if !sits {
+		return fmt.Errorf("table %q: its opener %q holds none of its seats", t.ID, t.Opener)
+	}
+	return nil
+}

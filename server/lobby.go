@@ -1,0 +1,321 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chaturaji/chaturaji/lobby"
+	"github.com/chaturaji/chaturaji/store"
+)
+
+// DefaultLobbyPools are the pools the lobby's view lists by default
+// (Config.LobbyPools): the main rules at a brisk pace, rated and casual,
+// at a minute and by correspondence, for four, for two and in teams.
+var DefaultLobbyPools = []string{
+	"chaturaji/15s/casual", "chaturaji/15s/rated",
+	"chaturaji/1m0s/casual", "chaturaji/1m0s/rated",
+	"chaturaji/1d/casual", "chaturaji/1d/rated",
+	"chaturaji-teams/15s/casual", "chaturaji-teams/15s/rated",
+	"chaturanga-2p/15s/casual", "chaturanga-2p/15s/rated",
+}
+
+// hall is the node's lobby: its seekers and their seeks (package lobby's
+// Pairer, in the store), the lobby WebSockets open on it, and the loop
+// that pairs its pools, makes the games of the tables it claims, and
+// tells its seekers of theirs, whichever node made them.
+//
+// A table's id is its game's (gameOf), so that however many nodes try to
+// make it, from a round's claim or after LobbyClaimWait, the store keeps
+// one. A seeker's seat token is made by its node when it seeks, and the
+// store keeps only its hash, with the seek: the game's seat is held by
+// that hash, and the node that knows the token tells its seeker.
+type hall struct {
+	s      *Server
+	pr     *lobby.Pairer
+	st     store.Lobby
+	tables store.OpenTables // nil if the store keeps no open tables
+	node   string           // this process, as the store knows its seeks
+	kick   chan struct{}    // a round now
+	makers chan struct{}    // a token per game being made (LobbyMakers)
+
+	mu     sync.Mutex
+	seeks  map[string]*localSeek // this node's seeks, open or claimed, until their seekers are told
+	conns  map[*lobbyConn]bool   // the lobby WebSockets open
+	per    map[client]int        // the lobby WebSockets open by client
+	making map[string]bool       // the tables whose games this node is making
+	opened map[client]int        // the open tables by the client that opened them through this node
+	seats  map[string]*localSeat // this node's seats at open tables, by player, until told
+
+	viewMu   sync.Mutex
+	view     []byte     // the lobby's view, as the "lobby" message sends it
+	viewJSON *LobbyView // the same, for GET /api/lobby
+	viewAt   time.Time  // when it was read
+}
+
+// localSeek is one of the node's seeks: what only its node knows (the
+// token) and where its seeker is (the socket, nil once it closed).
+type localSeek struct {
+	id     string
+	pool   lobby.Pool
+	player string
+	token  string
+	conn   *lobbyConn
+}
+
+// newHall returns the lobby of s, nil if its store keeps none.
+func newHall(s *Server) *hall {
+	st := store.LobbyOf(s.store)
+	if st == nil {
+		return nil
+	}
+	node := "node-" + rand.Text() // a restart's seeks are another node's, to expire
+	p := lobby.DefaultParams(botLevels(s.cfg.LobbyBotLevel))
+	p.SeekLife = s.cfg.LobbySeekLife
+	pr, err := lobby.NewPairer(st, node, p)
+	if err != nil {
+		s.log.Error("the lobby's parameters", "err", err)
+		return nil
+	}
+	h := &hall{
+		s: s, pr: pr, st: st, tables: store.OpenTablesOf(s.store), node: node,
+		kick:   make(chan struct{}, 1),
+		makers: make(chan struct{}, s.cfg.LobbyMakers),
+		seeks:  make(map[string]*localSeek),
+		conns:  make(map[*lobbyConn]bool),
+		per:    make(map[client]int),
+		making: make(map[string]bool),
+		opened: make(map[client]int),
+		seats:  make(map[string]*localSeat),
+	}
+	return h
+}
+
+// gameOf returns the id of the game of the lobby's table id: the table's
+// id in lower case, which validID takes.
+func gameOf(table string) string {
+	b := []byte(table)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// run is the node's lobby loop, until the server stops: a round of each
+// pool with seekers of the node every LobbyRound or at once when kicked,
+// then the tables that seat the node's seekers, and now and then the
+// refresh of its seeks and the expiry of everyone's stale ones.
+func (h *hall) run() {
+	defer h.s.wg.Done()
+	cfg := h.s.cfg
+	t := time.NewTicker(cfg.LobbyRound)
+	defer t.Stop()
+	var refreshed time.Time
+	for {
+		select {
+		case <-h.s.ctx.Done():
+			return
+		case <-t.C:
+		case <-h.kick:
+		}
+		now := time.Now()
+		h.rounds(now)
+		h.told(now)
+		h.startedTables(now)
+		if now.Sub(refreshed) >= cfg.LobbySeekLife/4 {
+			refreshed = now
+			h.refresh(now)
+		}
+		h.refreshView(now, false)
+	}
+}
+
+// poke asks the loop for a round now.
+func (h *hall) poke() {
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+}
+
+// rounds runs a pairing round of each pool in which the node has open
+// seeks, and makes the game of each table won.
+func (h *hall) rounds(now time.Time) {
+	h.mu.Lock()
+	pools := make(map[lobby.Pool]bool)
+	for _, ls := range h.seeks {
+		if ls.conn != nil {
+			pools[ls.pool] = true
+		}
+	}
+	h.mu.Unlock()
+	for pool := range pools {
+		tables, err := h.pr.Round(h.s.ctx, pool, now)
+		if err != nil {
+			h.s.repeats.Error("lobby round failed", "pool", pool.String(), "err", err)
+		}
+		for _, t := range tables {
+			h.makeGame(t, pool)
+		}
+	}
+}
+
+// told looks for the node's seeks claimed into tables: those whose game
+// is made are told to their seekers and forgotten; a table whose game
+// is still not made LobbyClaimWait after its claim has it made here.
+func (h *hall) told(now time.Time) {
+	claims, err := h.pr.Claimed(h.s.ctx)
+	if err != nil {
+		h.s.repeats.Error("lobby: reading the claimed seeks failed", "err", err)
+		return
+	}
+	for _, c := range claims {
+		h.mu.Lock()
+		busy := h.making[c.Table]
+		h.mu.Unlock()
+		if busy {
+			continue
+		}
+		g, err := h.s.madeGame(h.s.ctx, gameOf(c.Table))
+		switch {
+		case err == nil:
+			ids := make([]string, len(c.Seeks))
+			for i, sk := range c.Seeks {
+				ids[i] = sk.ID
+			}
+			h.tell(g, ids, true)
+		case !errors.Is(err, store.ErrNotFound):
+			h.s.repeats.Error("lobby: reading a table's game failed", "table", c.Table, "err", err)
+		case now.Sub(c.At) >= h.s.cfg.LobbyClaimWait:
+			t, pool, err := h.pr.Layout(h.s.ctx, c.Table)
+			if err != nil {
+				h.s.repeats.Error("lobby: laying out a table left without its game failed", "table", c.Table, "err", err)
+				continue
+			}
+			h.s.log.Info("lobby: making the game of a table its node left", "table", c.Table)
+			h.makeGame(t, pool)
+		}
+	}
+}
+
+// tell tells the node's seekers of the seeks named of their seats in
+// game g, and forgets their seeks: they may seek again. The seeks named
+// are all the node's if ours, else those the node knows (a table's seeks
+// are of several nodes).
+func (h *hall) tell(g *made, seeks []string, ours bool) {
+	for _, id := range seeks {
+		h.mu.Lock()
+		ls := h.seeks[id]
+		var conn *lobbyConn
+		if ls != nil {
+			conn = ls.conn
+		}
+		h.mu.Unlock()
+		if ls == nil && !ours {
+			continue // another node's
+		}
+		if ls != nil && conn != nil {
+			if seat := seatOfToken(g.hashes, ls.token); seat >= 0 {
+				conn.seated(g, seat, ls.token)
+			}
+		}
+		if err := h.pr.Seated(h.s.ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+			h.s.repeats.Error("lobby: forgetting a seated seek failed", "seek", id, "err", err)
+			continue
+		}
+		if ls != nil {
+			h.forget(ls)
+		}
+	}
+}
+
+// refresh keeps the node's open seeks and tables alive, withdraws the
+// seeks whose sockets closed (a withdrawal that failed then), and
+// expires everyone's stale seeks and tables.
+func (h *hall) refresh(now time.Time) {
+	ctx := h.s.ctx
+	h.mu.Lock()
+	var orphans []*localSeek
+	for _, ls := range h.seeks {
+		if ls.conn == nil {
+			orphans = append(orphans, ls)
+		}
+	}
+	h.mu.Unlock()
+	for _, ls := range orphans {
+		h.withdraw(ctx, ls)
+	}
+	if _, err := h.pr.Refresh(ctx, now); err != nil {
+		h.s.repeats.Error("lobby: refreshing the seeks failed", "err", err)
+	}
+	if _, err := h.pr.Expire(ctx, now); err != nil {
+		h.s.repeats.Error("lobby: expiring the seeks failed", "err", err)
+	}
+	if h.tables != nil {
+		if _, err := h.tables.RefreshTables(ctx, h.node, now); err != nil {
+			h.s.repeats.Error("lobby: refreshing the open tables failed", "err", err)
+		}
+		if _, err := h.tables.ExpireTables(ctx, now.Add(-h.s.cfg.LobbySeekLife)); err != nil {
+			h.s.repeats.Error("lobby: expiring the open tables failed", "err", err)
+		}
+	}
+}
+
+// withdraw withdraws a seek of the node whose seeker left, if it is
+// still open and still the player's (another device of the player's
+// account may have replaced it); a claimed one stays, to be told.
+func (h *hall) withdraw(ctx context.Context, ls *localSeek) error {
+	cur, err := h.st.SeekOf(ctx, ls.player)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		h.forget(ls)
+		return nil
+	case err != nil:
+		return err
+	case cur.ID != ls.id:
+		h.forget(ls)
+		return nil
+	case cur.Table != "":
+		return nil
+	}
+	err = h.pr.Withdraw(ctx, ls.player)
+	if err == nil || errors.Is(err, store.ErrNotFound) {
+		h.forget(ls)
+		return nil
+	}
+	return err
+}
+
+// forget drops a seek of the node that is no longer in the store.
+func (h *hall) forget(ls *localSeek) {
+	h.mu.Lock()
+	if h.seeks[ls.id] == ls {
+		delete(h.seeks, ls.id)
+	}
+	h.mu.Unlock()
+}
+
+// lobbyError turns an error of package lobby or of the store's lobby
+// into the API's.
+func lobbyError(err error, conflict string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, lobby.ErrInvalid):
+		return Errorf(EINVALID, "%s", strings.TrimPrefix(err.Error(), "lobby: "))
+	case errors.Is(err, store.ErrConflict):
+		return Errorf(ECONFLICT, "%s", conflict)
+	case errors.Is(err, store.ErrNotFound):
+		return Errorf(ENOTFOUND, "%s", conflict)
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return unavailable(storeRetryAfter, "the lobby could not be reached in the database; try again")
+}

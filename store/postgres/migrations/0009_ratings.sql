@@ -1,0 +1,1 @@
+-- Reserved: the ratings' tables (issue 22) take this number.
