@@ -399,7 +399,7 @@ class GamePage {
       const aborted = !!this.end && this.end.end === 'aborted';
       const reason = aborted ? (this.end && this.end.seat ? `aborted by ${this.end.seat}, no result` : 'aborted by the server: everyone left, no result') : this.end && this.end.end ? this.end.end : 'the game is over';
       replace(el, h('strong', {}, aborted ? 'Game aborted' : 'Game over'), ` — ${reason}. `,
-        this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last' }, this.lastSaid) : null,
+        this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last', title: this.lastSaid }, this.lastSaid) : null,
         this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
       el.className = 'turn-banner done';
       return;
@@ -436,7 +436,7 @@ class GamePage {
       what = [h('strong', {}, `${this.toAct} to ${decision ? 'decide' : 'move'}`), ` (${who})`,
         h('span', { class: 'turn-detail' }, decision || roll)];
     }
-    replace(el, armyBadge(letter, 22), ' ', ...what, this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last' }, this.lastSaid) : null);
+    replace(el, armyBadge(letter, 22), ' ', ...what, this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last', title: this.lastSaid }, this.lastSaid) : null);
     el.className = `turn-banner${canAct ? ' mine' : ''}`;
   }
 
@@ -600,18 +600,22 @@ class GamePage {
     }
     this.rematch.show(this.seats);
     replace(box,
+      // The results scroll if they must; the rematch and the buttons
+      // below them stay in sight.
       h('div', { class: 'over-card', role: 'dialog', 'aria-labelledby': 'over-title' },
-        h('h2', { id: 'over-title' }, aborted ? 'Game aborted' : 'Game over'),
-        h('p', { class: 'muted' }, aborted ? (e.seat ? `${e.seat} aborted the game in its first round: it has no result.` : 'Everyone left the game, and the server has no room for another game of bots alone: it was aborted, with no result.') : `${e.end || ''}`),
-        ...this.overGains(e),
-        h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
-        chart,
+        h('div', { class: 'over-body', tabindex: '0', 'aria-label': 'Results' },
+          h('h2', { id: 'over-title' }, aborted ? 'Game aborted' : 'Game over'),
+          h('p', { class: 'muted' }, aborted ? (e.seat ? `${e.seat} aborted the game in its first round: it has no result.` : 'Everyone left the game, and the server has no room for another game of bots alone: it was aborted, with no result.') : `${e.end || ''}`),
+          ...this.overGains(e),
+          h('table', { class: 'ranking' }, h('tbody', {}, ...rows)),
+          chart),
+        h('div', { class: 'over-foot' },
         this.rematch.el,
         h('div', { class: 'button-row' },
           h('a', { class: 'button', href: `/replay/${encodeURIComponent(id)}` }, 'Replay & verify dice'),
           h('a', { class: 'button secondary', href: `/api/games/${encodeURIComponent(id)}/record`, download: `chaturaji-${id}.txt` }, 'Download record'),
           h('button', { type: 'button', class: 'secondary', onclick: () => { this.overDismissed = true; this.render(); } }, 'Show the board')),
-        h('p', { class: 'small muted seed' }, 'Dice seed revealed: ', h('code', {}, e.seed || ''))));
+        h('p', { class: 'small muted seed' }, 'Dice seed revealed: ', h('code', {}, e.seed || '')))));
     box.hidden = false;
   }
 
