@@ -17,7 +17,7 @@ func choosePool(t *testing.T, p *webtest.Page, rules, turn, kind, bots string) {
 	must(t, p.Wait(`document.body.dataset.ready && document.body.dataset.lobby === 'open' && document.querySelector('#rules option')`, 10*time.Second))
 	eval[bool](t, p, fmt.Sprintf(`(() => {
 		const bots = document.querySelector('#bots');
-		if (![...bots.options].some(o => o.value === %[4]q)) bots.append(new Option(%[4]q + ' s', %[4]q));
+		if (![...bots.options].some(o => o.value === %[4]q)) bots.append(new Option('bots after ' + %[4]q + ' s', %[4]q));
 		for (const [id, v] of [['rules', %[1]q], ['turn', %[2]q], ['rated', %[3]q], ['bots', %[4]q]]) {
 			const s = document.querySelector('#' + id);
 			s.value = v;

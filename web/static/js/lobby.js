@@ -14,13 +14,22 @@ import { rememberedChoice, remember } from './choice.js';
 import './session.js';
 
 /**
- * @typedef {{name: string, rating?: number, deviation?: number, provisional?: boolean, guest?: boolean, bot?: boolean}} LobbyPlayer
- * @typedef {{id?: string, pool: string, players: LobbyPlayer[], since?: string, bots?: boolean, mine?: boolean}} LobbySeek
- * @typedef {{id: string, pool: string, players: LobbyPlayer[], open: number, seats?: number,
- *   min_rating?: number, max_rating?: number, mine?: boolean, since?: string}} LobbyTable
- * @typedef {{kind: string, seeks?: LobbySeek[], tables?: LobbyTable[], game?: string, seat?: string,
- *   token?: string, pool?: string, table?: string, error?: {code: string, message: string}}} LobbyMessage
+ * @typedef {{name: string, rating: number, guest?: boolean, since: string, bots?: boolean}} SeekerView
+ * @typedef {{pool: string, rules: string, turn_ms: number, rated: boolean, seekers: SeekerView[]}} PoolView
+ * @typedef {{seat: string, open: boolean, name?: string, rating?: number, guest?: boolean}} TableSeat
+ * @typedef {{id: string, rules: string, turn_ms: number, rated: boolean, min_rating?: number, max_rating?: number,
+ *   seats: TableSeat[], created: string}} TableView
+ * @typedef {{kind: string, name?: string, rating?: number, guest?: boolean, pools?: PoolView[], tables?: TableView[],
+ *   pool?: string, since?: string, game?: string, seat?: string, token?: string, table?: TableView,
+ *   error?: {code: string, message: string}, echo?: string}} LobbyEvent
+ *   a message of the server on the lobby's WebSocket (docs/api.md, "The lobby")
  */
+
+/** The time controls of the menu, in milliseconds, by a pool's TURN. */
+const turnMS = { '15s': 15000, '30s': 30000, '1m0s': 60000, '5m0s': 300000, '1d': 86400000 };
+
+/** @type {import('./api.js').Preset[]} */
+let presets = [];
 
 /** @param {string} id */
 function sel(id) {
@@ -55,6 +64,8 @@ class Lobby {
     this.signedIn = false;
     /** @type {string} */
     this.myName = '';
+    /** the open table the client sits at, if any */
+    this.table = '';
     this.retry = 500;
     this.closed = false;
     /** a seek asked for before the socket opened */
@@ -72,7 +83,7 @@ class Lobby {
       else if (this.wantSeek) { this.wantSeek = false; this.seek(); }
     });
     ws.addEventListener('message', (ev) => {
-      /** @type {LobbyMessage} */
+      /** @type {LobbyEvent} */
       let m;
       try { m = JSON.parse(String(ev.data)); } catch { return; }
       this.handle(m);
@@ -135,30 +146,39 @@ class Lobby {
     status.textContent = `Looking for players: ${poolWords(poolKey(c))}. ${wait > 0 ? `Bots fill the empty seats after ${wait} s.` : 'Waiting for people only.'}`;
   }
 
-  /** @param {LobbyMessage} m */
+  /** @param {LobbyEvent} m */
   handle(m) {
     switch (m.kind) {
-      case 'lobby':
-      case 'state':
-        this.render(m.seeks || [], m.tables || []);
+      case 'hello':
+        this.myName = m.name || '';
         break;
-      case 'seated':
-        this.seated(m);
+      case 'lobby':
+        this.render(m.pools || [], m.tables || []);
+        break;
+      case 'seeking':
+        this.seeking = true;
+        this.showSeeking();
         break;
       case 'withdrawn':
         this.seeking = false;
         this.showSeeking();
         break;
+      case 'table':
+        this.table = m.table ? m.table.id : '';
+        break;
+      case 'seated':
+        this.seated(m);
+        break;
       case 'error':
         byId('lobby-error').textContent = m.error ? m.error.message : 'The lobby refused that.';
-        if (this.seeking) { this.seeking = false; this.showSeeking(); }
+        if (m.echo === 'seek' && this.seeking) { this.seeking = false; this.showSeeking(); }
         break;
     }
   }
 
   /**
    * seated keeps the seat's token and opens the game as that seat.
-   * @param {LobbyMessage} m
+   * @param {LobbyEvent} m
    */
   seated(m) {
     if (!m.game) return;
@@ -170,53 +190,65 @@ class Lobby {
   }
 
   /**
-   * @param {LobbySeek[]} seeks
-   * @param {LobbyTable[]} tables
+   * @param {PoolView[]} pools
+   * @param {TableView[]} tables
    */
-  render(seeks, tables) {
-    replace(byId('seekers'), ...(seeks.length ? seeks.map((s) => h('li', { class: 'lobby-item', 'data-pool': s.pool },
-      h('span', { class: 'who' }, ...s.players.map((p) => who(p))),
-      h('span', { class: 'small muted' }, poolWords(s.pool), s.since ? ` · ${ago(s.since)}` : '')))
-      : [h('li', { class: 'empty' }, 'Nobody is waiting.')]));
+  render(pools, tables) {
+    const waiting = pools.flatMap((p) => p.seekers.map((s) => h('li', { class: 'lobby-item', 'data-pool': p.pool },
+      h('span', { class: 'who' }, who(s)),
+      h('span', { class: 'small muted' }, poolWords(p.pool), s.bots ? ' · bots welcome' : '', ` · since ${ago(s.since)}`))));
+    replace(byId('seekers'), ...(waiting.length ? waiting : [h('li', { class: 'empty' }, 'Nobody is waiting.')]));
     replace(byId('tables'), ...(tables.length ? tables.map((t) => this.tableItem(t))
       : [h('li', { class: 'empty' }, 'No open tables.')]));
+    document.body.dataset.seekers = String(pools.reduce((n, p) => n + p.seekers.length, 0));
   }
 
-  /** @param {LobbyTable} t */
+  /** @param {TableView} t */
   tableItem(t) {
     const range = t.min_rating || t.max_rating ? ` · ratings ${t.min_rating || 'any'} to ${t.max_rating || 'any'}` : '';
-    const button = t.mine
-      ? h('button', { type: 'button', class: 'secondary small', 'data-start': t.id, onclick: () => this.send({ kind: 'start', table: t.id }) }, 'Start with bots')
-      : h('button', { type: 'button', class: 'primary small', 'data-join': t.id, onclick: () => this.send({ kind: 'join', table: t.id }) }, 'Join');
+    const open = t.seats.filter((s) => s.open && !s.name).length;
+    const turn = Object.entries(turnMS).find(([, ms]) => ms === t.turn_ms);
+    const pool = `${t.rules}/${turn ? turn[0] : `${t.turn_ms / 1000}s`}/${t.rated ? 'rated' : 'casual'}`;
+    const mine = t.id === this.table;
+    const button = mine
+      ? h('button', { type: 'button', class: 'secondary small', 'data-start': t.id, onclick: () => this.send({ kind: 'start' }) }, 'Start with bots')
+      : open > 0 ? h('button', { type: 'button', class: 'primary small', 'data-join': t.id, onclick: () => this.send({ kind: 'join', table: t.id }) }, 'Join') : null;
     return h('li', { class: 'lobby-item', 'data-table': t.id },
-      h('span', { class: 'who' }, ...t.players.map((p) => who(p))),
-      h('span', { class: 'small muted' }, `${poolWords(t.pool)} · ${t.open} open${range}`),
+      h('span', { class: 'who' }, ...t.seats.filter((s) => s.name).map((s) => who(/** @type {any} */ (s)))),
+      h('span', { class: 'small muted' }, `${poolWords(pool)} · ${open} open${range}`),
       button);
   }
 
   openTable() {
     const c = choice();
+    const pr = presets.find((p) => p.name === c.rules);
+    if (!pr) return;
     const num = (/** @type {string} */ id) => {
       const v = /** @type {HTMLInputElement} */ (byId(id)).value;
       return v === '' ? undefined : Number(v);
     };
-    this.send({ kind: 'open', pool: poolKey(c), open: Number(sel('table-open').value), min_rating: num('table-min'), max_rating: num('table-max') });
+    const seats = pr.seats.map((s) => s.seat);
+    const open = seats.slice(1, 1 + Number(sel('table-open').value));
+    this.send({
+      kind: 'open', rules: c.rules, turn_ms: turnMS[/** @type {keyof typeof turnMS} */ (c.turn)], rated: c.rated === 'rated',
+      seat: seats[0], open, min_rating: num('table-min'), max_rating: num('table-max'),
+    });
   }
 }
 
 /**
  * who shows a player of the lobby: a name (a link to the profile of a
  * signed-in player) and rating.
- * @param {LobbyPlayer} p
+ * @param {{name: string, rating?: number, guest?: boolean}} p
  */
 function who(p) {
-  const name = p.guest || p.bot ? h('span', {}, p.name) : playerLink(p.name);
-  return h('span', { class: 'lobby-player', 'data-name': p.name }, name, ' ', p.guest ? null : ratingSpan(/** @type {any} */ (p)));
+  const name = p.guest ? h('span', {}, p.name) : playerLink(p.name);
+  return h('span', { class: 'lobby-player', 'data-name': p.name }, name, ' ',
+    p.guest || typeof p.rating !== 'number' ? null : ratingSpan({ rating: p.rating }));
 }
 
 async function main() {
   const lobby = new Lobby();
-  let presets = [];
   try {
     presets = await api.presets();
   } catch (e) {
@@ -224,6 +256,10 @@ async function main() {
   }
   replace(sel('rules'), ...presets.map((p) => h('option', { value: p.name, title: p.title }, p.name)));
   const c = rememberedChoice();
+  // A wait before bots chosen elsewhere (a link, a test) joins the menu.
+  if (/^[0-9]{1,4}$/.test(c.bots) && ![...sel('bots').options].some((o) => o.value === c.bots)) {
+    sel('bots').append(h('option', { value: c.bots }, `bots after ${c.bots} s`));
+  }
   for (const [id, v] of Object.entries(c)) {
     const s = sel(id);
     if ([...s.options].some((o) => o.value === v)) s.value = v;
@@ -239,6 +275,7 @@ async function main() {
       : 'No rating changes: guests welcome.';
   };
   sel('rated').addEventListener('change', explain);
+  for (const id of ['rules', 'turn', 'rated', 'bots']) sel(id).addEventListener('change', () => remember(choice()));
   explain();
   byId('seek-form').addEventListener('submit', (e) => { e.preventDefault(); lobby.seek(); });
   byId('cancel').addEventListener('click', () => lobby.cancel());
