@@ -93,3 +93,36 @@ func accountName(t *testing.T, p *webtest.Page) string {
 	t.Helper()
 	return eval[string](t, p, `fetch('/api/account').then(r => r.ok ? r.json().then(a => a.name) : '')`)
 }
+
+// ratedProfiles checks what a finished rated game shows of its players:
+// each one's profile lists the game and a rating in its rules moved from
+// where it started, and the leaderboard of the rules lists them all.
+func ratedProfiles(t *testing.T, site *webtest.Site, pages []*webtest.Page, names []string, game string) {
+	t.Helper()
+	for i, p := range pages {
+		must(t, p.Go(site.Local+"/players/"+names[i]))
+		must(t, p.Wait(`document.body.dataset.loaded || document.querySelector('#profile-error').textContent`, 10*time.Second))
+		if msg := eval[string](t, p, `document.querySelector('#profile-error').textContent`); msg != "" {
+			t.Fatalf("%s's profile: %s", names[i], msg)
+		}
+		if !eval[bool](t, p, fmt.Sprintf(`!!document.querySelector('#recent li[data-game=%q] a[href="/replay/%s"]')`, game, game)) {
+			t.Errorf("%s's profile does not list game %s with its replay: %s", names[i], game, eval[string](t, p, `document.querySelector('#recent').innerText`))
+		}
+		row := eval[map[string]any](t, p, `(() => { const r = document.querySelector('#ratings tr[data-rules="chaturaji"]'); if (!r) return {}; const s = r.querySelector('.rating'); return {games: r.querySelector('[data-games]').dataset.games, rating: s ? Number(s.dataset.rating) : 0, title: s ? s.title : ''}; })()`)
+		if row["games"] != "1" {
+			t.Errorf("%s's profile shows %v rated games of chaturaji, want 1", names[i], row["games"])
+		}
+		// The graph runs from the rating before the game to the one shown.
+		points := eval[[]float64](t, p, `(document.querySelector('#rating-chart').dataset.points || '').split(' ').filter(Boolean).map(Number)`)
+		if len(points) != 2 || points[1] != row["rating"] || points[0] == points[1] {
+			t.Errorf("%s's rating graph runs through %v, the rating shown is %v: want two points, the second the rating shown, the first another", names[i], points, row["rating"])
+		}
+	}
+	p := pages[0]
+	must(t, p.Go(site.Local+"/leaderboard?rules=chaturaji"))
+	must(t, p.Wait(`document.body.dataset.loaded === 'chaturaji'`, 10*time.Second))
+	listed := eval[[]string](t, p, `[...document.querySelectorAll('#leaderboard tbody tr[data-name]')].map(r => r.dataset.name).sort()`)
+	if fmt.Sprint(listed) != fmt.Sprint(names) {
+		t.Errorf("the leaderboard lists %v, want %v", listed, names)
+	}
+}

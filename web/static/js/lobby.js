@@ -186,6 +186,8 @@ class Lobby {
     this.seeking = false;
     if (m.seat && m.token) api.saveToken(m.game, m.seat, m.token);
     document.body.dataset.seated = m.game;
+    // When and where this tab was seated, for the game page (and tests).
+    try { sessionStorage.setItem('chaturaji.seated', JSON.stringify({ game: m.game, seat: m.seat, at: Date.now() })); } catch { /* private mode */ }
     location.href = `/game/${encodeURIComponent(m.game)}`;
   }
 

@@ -57,6 +57,7 @@ function graph(r) {
     expected: true, fit: true, badges: false, axis: 'rated games', label: `${name}'s rating in ${r.rules}, game by game`,
   });
   chart.render(points);
+  byId('rating-chart').dataset.points = points.map((p) => p.scores[0]).join(' ');
 }
 
 async function main() {
