@@ -10,7 +10,8 @@ import { me } from './accounts.js';
 import './session.js';
 
 /**
- * @typedef {{name: string, rating: number, deviation?: number, provisional?: boolean, games: number}} Leader
+ * @typedef {{place: number, name: string, rating: number, deviation?: number, provisional?: boolean, games: number,
+ *   first_rate?: number, mean_score?: number}} Leader
  * @typedef {{rules: string, players: Leader[], min_games?: number, active_days?: number}} Board
  */
 
@@ -33,7 +34,7 @@ async function show() {
     ? `Players with at least ${b.min_games} rated games${b.active_days ? ` who played in the last ${b.active_days} days` : ''}.` : '';
   const players = b.players || [];
   replace(body, ...(players.length ? players.map((p, i) => h('tr', { class: who && who.name === p.name ? 'you' : null, 'data-name': p.name },
-    h('td', { class: 'num' }, String(i + 1)),
+    h('td', { class: 'num' }, String(p.place || i + 1)),
     h('th', { scope: 'row' }, playerLink(p.name)),
     h('td', { class: 'num' }, ratingSpan(p)),
     h('td', { class: 'num' }, String(p.games))))

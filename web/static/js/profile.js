@@ -11,13 +11,15 @@ import { ScoreChart } from './chart.js';
 import './session.js';
 
 /**
- * @typedef {{at: string, rating: number, before?: number, game?: string}} RatingPoint
- *   the rating shown after a rated game (and before it)
+ * @typedef {{game: string, at: string, rating: number, deviation?: number, provisional?: boolean,
+ *   change: number, rank?: number, score?: number}} RatingPoint
+ *   the rating shown after a rated game; change: less the one before it
  * @typedef {{rules: string, rating: number, deviation?: number, provisional?: boolean, games: number,
- *   first_places?: number, first_rate?: number, mean_score?: number, history?: RatingPoint[]}} RulesRating
- * @typedef {{id: string, rules: string, seat?: string, rank?: number, score?: number, at?: string,
- *   rated?: boolean, status?: string}} RecentGame
- * @typedef {{name: string, ratings?: RulesRating[], recent?: RecentGame[]}} Profile
+ *   first_rate?: number, mean_score?: number, history?: RatingPoint[]}} RulesRating
+ * @typedef {{id: string, rules: string, seat?: string, rank?: number, score?: number, change?: number,
+ *   rated?: boolean, status?: string, created?: string, updated?: string}} RecentGame
+ * @typedef {{name: string, ratings?: RulesRating[], games?: RecentGame[]}} Profile
+ *   GET /api/players/{name}
  */
 
 const name = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -25,13 +27,6 @@ const name = decodeURIComponent(location.pathname.split('/')[2] || '');
 /** @param {number|undefined} v */
 function percent(v) {
   return typeof v === 'number' ? `${Math.round(v * 100)}%` : '–';
-}
-
-/** @param {RulesRating} r */
-function firstRate(r) {
-  if (typeof r.first_rate === 'number') return r.first_rate;
-  if (typeof r.first_places === 'number' && r.games > 0) return r.first_places / r.games;
-  return undefined;
 }
 
 /** @param {number} n */
@@ -51,8 +46,7 @@ function graph(r) {
     return;
   }
   // The line starts where the first game started from, if known.
-  const before = hist[0].before;
-  if (typeof before === 'number') points.unshift({ step: 0, scores: [Math.round(before)] });
+  if (typeof hist[0].change === 'number') points.unshift({ step: 0, scores: [Math.round(hist[0].rating - hist[0].change)] });
   const chart = new ScoreChart(byId('rating-chart'), /** @type {any} */ ({ seats: [{ seat: 'Rating', letter: 'b' }], dice: null }), undefined, {
     expected: true, fit: true, badges: false, axis: 'rated games', label: `${name}'s rating in ${r.rules}, game by game`,
   });
@@ -78,7 +72,7 @@ async function main() {
     h('th', { scope: 'row' }, h('a', { href: `/leaderboard?rules=${encodeURIComponent(r.rules)}` }, r.rules)),
     h('td', { class: 'num' }, ratingSpan(r)),
     h('td', { class: 'num', 'data-games': r.games }, String(r.games)),
-    h('td', { class: 'num' }, percent(firstRate(r))),
+    h('td', { class: 'num' }, percent(r.first_rate)),
     h('td', { class: 'num' }, typeof r.mean_score === 'number' ? r.mean_score.toFixed(1) : '–')))
     : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No rated games yet.'))]));
   if (ratings.length) {
@@ -88,13 +82,14 @@ async function main() {
     byId('graph-box').hidden = false;
     graph(ratings[0]);
   }
-  const recent = p.recent || [];
+  const recent = p.games || [];
   replace(byId('recent'), ...(recent.length ? recent.map((g) => h('li', { class: 'lobby-item', 'data-game': g.id },
     h('span', {}, h('a', { href: `/replay/${encodeURIComponent(g.id)}` }, `${g.rules}${g.seat ? ` as ${g.seat}` : ''}`),
       g.rated ? h('span', { class: 'small muted' }, ' · rated') : null),
     h('span', { class: 'small muted' },
-      typeof g.rank === 'number' ? `${ordinal(g.rank)}` : '', typeof g.score === 'number' ? `, ${g.score} points` : '',
-      g.at ? ` · ${ago(g.at)}` : '')))
+      g.status === 'live' ? 'live' : typeof g.rank === 'number' ? ordinal(g.rank) : '', typeof g.score === 'number' ? `, ${g.score} points` : '',
+      typeof g.change === 'number' ? `, rating ${g.change >= 0 ? '+' : '−'}${Math.abs(g.change)}` : '',
+      g.updated ? ` · ${ago(g.updated)}` : '')))
     : [h('li', { class: 'empty' }, 'No games yet.')]));
   document.body.dataset.loaded = 'yes';
 }
