@@ -22,7 +22,7 @@ export function ratingSpan(r) {
   if (!r || typeof r.rating !== 'number') return null;
   const n = Math.round(r.rating);
   const dev = typeof r.deviation === 'number' ? Math.round(r.deviation) : null;
-  const about = `rating ${n}${dev !== null ? ` ± ${dev}` : ''}${r.provisional ? ', provisional' : ''}`;
+  const about = `rating ${n}${dev !== null ? `, give or take ${dev}` : ''}${r.provisional ? ', provisional' : ''}`;
   return h('span', { class: ['rating', r.provisional && 'provisional'], title: about, 'aria-label': about, 'data-rating': n }, String(n));
 }
 

@@ -26,7 +26,7 @@ const name = decodeURIComponent(location.pathname.split('/')[2] || '');
 
 /** @param {number|undefined} v */
 function percent(v) {
-  return typeof v === 'number' ? `${Math.round(v * 100)}%` : '–';
+  return typeof v === 'number' ? `${Math.round(v * 100)}%` : '—';
 }
 
 /** @param {number} n */
@@ -73,7 +73,7 @@ async function main() {
     h('td', { class: 'num' }, ratingSpan(r)),
     h('td', { class: 'num', 'data-games': r.games }, String(r.games)),
     h('td', { class: 'num' }, percent(r.first_rate)),
-    h('td', { class: 'num' }, typeof r.mean_score === 'number' ? r.mean_score.toFixed(1) : '–')))
+    h('td', { class: 'num' }, typeof r.mean_score === 'number' ? r.mean_score.toFixed(1) : '—')))
     : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No rated games yet.'))]));
   if (ratings.length) {
     const pick = /** @type {HTMLSelectElement} */ (byId('graph-rules'));
@@ -88,7 +88,7 @@ async function main() {
       g.rated ? h('span', { class: 'small muted' }, ' · rated') : null),
     h('span', { class: 'small muted' },
       g.status === 'live' ? 'live' : typeof g.rank === 'number' ? ordinal(g.rank) : '', typeof g.score === 'number' ? `, ${g.score} points` : '',
-      typeof g.change === 'number' ? `, rating ${g.change >= 0 ? '+' : '−'}${Math.abs(g.change)}` : '',
+      typeof g.change === 'number' ? `, rating ${g.change >= 0 ? '+' : '-'}${Math.abs(g.change)}` : '',
       g.updated ? ` · ${ago(g.updated)}` : '')))
     : [h('li', { class: 'empty' }, 'No games yet.')]));
   document.body.dataset.loaded = 'yes';
