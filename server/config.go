@@ -323,6 +323,38 @@ type Config struct {
 	MaxLiveGames int
 	// Recent is how many games GET /api/games lists by default (default 50).
 	Recent int
+
+	// Rated games and profiles (rated.go, profile.go).
+
+	// RateSweep is how often the server looks for finished rated games
+	// not yet rated (default 1m): a game whose node stopped between its
+	// end and its rating is rated then, by any node. A server also looks
+	// when it starts.
+	RateSweep time.Duration
+	// LeaderGames is the fewest rated games in a ruleset that put a
+	// player on its leaderboard (default 10).
+	LeaderGames int
+	// LeaderActive is how recently a player must have played a rated game
+	// in the ruleset to be on its leaderboard (default 30 days).
+	LeaderActive time.Duration
+	// MaxLeaders caps the players a page of GET /api/leaderboard lists
+	// (?limit=, default 50 up to it; default 100).
+	MaxLeaders int
+	// MaxLeaderOffset caps how far down a leaderboard a page may start
+	// (?offset=, default 10000): deeper pages cost the database a scan of
+	// all the places before them.
+	MaxLeaderOffset int
+	// MaxProfileGames caps the recent games GET /api/players/{name} lists
+	// (?games=, default 20 up to it; default 100).
+	MaxProfileGames int
+	// MaxProfileRulesets caps the rulesets whose history GET
+	// /api/players/{name} gives, the most recently played (default 20);
+	// the others are listed without it.
+	MaxProfileRulesets int
+	// MaxProfileHistory caps the points of rating history per ruleset GET
+	// /api/players/{name} gives for its graph, the most recent (default
+	// 500).
+	MaxProfileHistory int
 }
 
 func (c Config) withDefaults() Config {
@@ -412,6 +444,14 @@ func (c Config) withDefaults() Config {
 	c.LobbyBotLevel = min(c.LobbyBotLevel, len(ai.Levels))
 	defInt(&c.MaxOpenTables, 1000)
 	defInt(&c.MaxOpenTablesPerClient, 2)
+	def(&c.RateSweep, time.Minute)
+	defInt(&c.LeaderGames, 10)
+	def(&c.LeaderActive, 30*24*time.Hour)
+	defInt(&c.MaxLeaders, 100)
+	defInt(&c.MaxLeaderOffset, 10000)
+	defInt(&c.MaxProfileGames, 100)
+	defInt(&c.MaxProfileHistory, 500)
+	defInt(&c.MaxProfileRulesets, 20)
 	if c.MaxMessage <= 0 {
 		c.MaxMessage = 4 << 10
 	}

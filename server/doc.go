@@ -47,6 +47,14 @@
 // in a cluster, by one node that every other forwards to
 // (rematch_home.go).
 //
+// A table made Rated counts for its players' ratings (rated.go): every
+// human seat held by an account, bots at their measured ratings
+// (rating.Bots); once it is finished the server rates it off the game's
+// loop, exactly once, through store.Ratings, and rates at start and every
+// Config.RateSweep the games a stopped node left unrated. GET
+// /api/players/{name} and GET /api/leaderboard read the ratings back
+// (profile.go).
+//
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETIMEOUT,
 // ETOOLARGE, ETOOMANY, EUNAVAILABLE or EINTERNAL; the HTTP layer maps each code to its status in

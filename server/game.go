@@ -477,6 +477,9 @@ func (l *live) finish() {
 	l.srv.log.Info("game over", "game", l.id, "result", l.last.Result, "end", l.last.End, "events", l.seq)
 	l.snapshot()
 	l.keepRecord(ctx)
+	if l.table.Rated {
+		l.srv.rateLater(l.id) // the rater reads it back, off the loop
+	}
 }
 
 // settle opens the decision the last event left: its deadline, its timers,

@@ -138,6 +138,8 @@ func (s *Server) routes() {
 	s.accountRoutes(handle)
 	handle("GET /api/lobby", General, http.HandlerFunc(s.handleLobby)) // read from the store at most once a LobbyView
 	handle("GET /api/lobby/ws", General, http.HandlerFunc(s.handleLobbyWS))
+	handle("GET /api/players/{name}", General, http.HandlerFunc(s.handleProfile))
+	handle("GET /api/leaderboard", General, http.HandlerFunc(s.handleLeaderboard))
 	handle(presenceRoute, General, http.HandlerFunc(s.handlePresence))
 	handle("OPTIONS /api/", General, http.HandlerFunc(s.handlePreflight))
 	for _, catchAll := range apiCatchAlls {

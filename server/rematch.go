@@ -410,7 +410,11 @@ func (b *board) create(s *Server, o *offer) error {
 	slices.Sort(hosts)
 	ctx, cancel := context.WithTimeout(s.ctx, storeTimeout)
 	defer cancel()
-	c, err := s.open(ctx, &opening{pr: b.pr, table: b.set.Table, players: players, names: names, hosts: hosts, holders: holders, rematch: b.id}, o.client)
+	// A rematch is casual: rated games are the lobby's, which pairs by
+	// rating.
+	table := b.set.Table
+	table.Rated = false
+	c, err := s.open(ctx, &opening{pr: b.pr, table: table, players: players, names: names, hosts: hosts, accounts: holders, rematch: b.id}, o.client)
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,8 @@ type Server struct {
 	// The games of bots alone being created, not yet in games; guarded by
 	// mu (see admit).
 	pending reserved
+
+	toRate chan string // finished rated games for the rater (rated.go)
 }
 
 // New returns a server that keeps its games in st and logs to logger. Start
@@ -86,6 +88,7 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		budgets: newBudgets(cfg),
 		conns:   newConnCounter(cfg.MaxConnsPerAddr),
 		games:   make(map[string]*live),
+		toRate:  make(chan string, rateRequests),
 		repeats: newRepeats(logger, cfg.RepeatLog),
 		// Before its first heartbeat: a game's last heartbeat before it is
 		// another server's (downtime.go).
@@ -128,6 +131,7 @@ func (s *Server) Start(ctx context.Context) error {
 			go s.heartbeat()
 		}
 		s.startLobby()
+		s.startRater()
 		return nil
 	}
 	games, err := s.store.Games(ctx, store.Filter{Status: store.Live, Limit: math.MaxInt32})
@@ -157,6 +161,7 @@ func (s *Server) Start(ctx context.Context) error {
 		go s.heartbeat()
 	}
 	s.startLobby()
+	s.startRater()
 	return nil
 }
 
@@ -391,7 +396,6 @@ type opening struct {
 	players []string // per seat: Human or "bot:SPEC"
 	names   []string // per seat, or fewer
 	hosts   []int    // the human seats the creator holds, ascending
-	holders []string // per seat, or fewer: the account that holds it, if any
 	rematch string   // the finished game whose rematch this is, if it is one
 
 	// A game the lobby makes (lobby_game.go): its id, chosen by the
@@ -421,14 +425,15 @@ func (s *Server) create(ctx context.Context, ng *NewGame, client string, creator
 		return nil, err
 	}
 	table.Help = ng.Help == nil || *ng.Help
-	o := &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts}
+	o := &opening{pr: pr, table: table, players: ng.Seats, names: ng.Names, hosts: hosts, accounts: ng.Accounts}
 	if creator != nil {
 		// A signed-in creator's seats are its account's, under its name.
 		o.names = make([]string, len(ng.Seats))
 		copy(o.names, ng.Names)
-		o.holders = make([]string, len(ng.Seats))
+		o.accounts = make([]string, len(ng.Seats))
+		copy(o.accounts, ng.Accounts)
 		for _, i := range hosts {
-			o.names[i], o.holders[i] = creator.Name, creator.ID
+			o.names[i], o.accounts[i] = creator.Name, creator.ID
 		}
 	}
 	return s.open(ctx, o, client)
@@ -454,6 +459,9 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		return nil, Errorf(EUNAVAILABLE, "the server has %d live games, its limit; try again later", n)
 	}
 	pr := o.pr
+	if err := checkRated(pr, o.table.Rated, o.players, o.accounts); err != nil {
+		return nil, err // the one rule every way of making a game passes
+	}
 	creator := creatorKey(client)
 	release := func() {}
 	var err error
@@ -486,6 +494,7 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		Status:   store.Live,
 		Created:  now,
 		Updated:  now,
+		Rated:    o.table.Rated,
 	}
 	c := &Created{ID: info.ID, Rules: info.Rules, SeedHash: info.SeedHash, Table: o.table}
 	for i, player := range o.players {
@@ -493,8 +502,8 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 		if i < len(o.names) {
 			seat.Name = o.names[i]
 		}
-		if i < len(o.holders) {
-			seat.Account = o.holders[i]
+		if i < len(o.accounts) && player == Human {
+			seat.Account = o.accounts[i]
 		}
 		cs := CreatedSeat{Seat: pr.Seats()[i].String(), Player: player, Name: seat.Name}
 		switch {

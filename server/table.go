@@ -65,6 +65,14 @@ type NewGame struct {
 	// at a pace people can follow: absent for the server's default
 	// (Config.BotDelay, 800), 0 for none, at most Config.MaxBotDelay.
 	BotDelayMS *int64 `json:"bot_delay_ms,omitempty"`
+	// Rated makes the game count for its players' ratings (rated.go):
+	// every human seat must be held by an account, and every bot be one
+	// of a measured strength (rating.Bots).
+	Rated bool `json:"rated,omitempty"`
+	// Accounts, set only by the server's own callers (the lobby), are the
+	// ids of the accounts that hold the human seats, one per seat, ""
+	// for a guest's or a bot's. A request's JSON cannot set them.
+	Accounts []string `json:"-"`
 }
 
 // Table is a game's settings as the server keeps them: the time control,
@@ -81,6 +89,9 @@ type Table struct {
 	// opening to its action; 0 for none (and for games stored before the
 	// setting was).
 	BotDelayMS int64 `json:"bot_delay_ms"`
+	// Rated: the game counts for its players' ratings (rated.go); false
+	// for games stored before rated games were.
+	Rated bool `json:"rated"`
 }
 
 func (t Table) turnTime() time.Duration { return time.Duration(t.TurnMS) * time.Millisecond }
@@ -158,6 +169,7 @@ func (ng *NewGame) check(cfg Config) (*rules.Preset, Table, error) {
 	default:
 		t.BotDelayMS = *ng.BotDelayMS
 	}
+	t.Rated = ng.Rated // checked with the seats' accounts by open (checkRated)
 	return pr, t, nil
 }
 

@@ -76,6 +76,9 @@ type Game struct {
 	Created   time.Time // time the game was created
 	Updated   time.Time // time of the last event or change
 	LastEvent int64     // number of the last event, 0 if none
+	// Rated: the game counts for its players' ratings, and is to be rated
+	// once finished (Ratings.RateGame). Set at creation.
+	Rated bool
 }
 
 // Event is one numbered event of a game: a roll, an action, a seat change,

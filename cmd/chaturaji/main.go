@@ -36,6 +36,7 @@ var commands = []*command{
 	rulesCommand,
 	benchCommand,
 	matchCommand,
+	botRatingsCommand,
 	trainCommand,
 	tuneCommand,
 	engineCommand,

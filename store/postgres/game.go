@@ -34,13 +34,13 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO games
 			(id, rules, seed, seed_hash, start, settings, status, result, created, updated, last_event,
-			 owner, epoch, lease_until, renewed)
+			 owner, epoch, lease_until, renewed, rated)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0,
 			 $11, 1, CASE WHEN $11::text IS NULL THEN NULL ELSE now() + make_interval(secs => $12) END,
-			 CASE WHEN $11::text IS NULL THEN NULL ELSE now() END)
+			 CASE WHEN $11::text IS NULL THEN NULL ELSE now() END, $13)
 			ON CONFLICT (id) DO NOTHING`,
 			n.ID, n.Rules, orNull(n.Seed), n.SeedHash, n.Start, orNull(n.Settings),
-			string(n.Status), n.Result, n.Created, n.Updated, owner, lease)
+			string(n.Status), n.Result, n.Created, n.Updated, owner, lease, n.Rated)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 // gameColumns are the columns scanGames reads: a game's, then one seat's
 // (NULL for a game without seats).
 const gameColumns = `g.id, g.rules, g.seed, g.seed_hash, g.start, g.settings, g.status, g.result,
-	g.created, g.updated, g.last_event, s.idx, s.player, s.name, s.token_hash, s.invite_hash, s.account_id`
+	g.created, g.updated, g.last_event, g.rated, s.idx, s.player, s.name, s.token_hash, s.invite_hash, s.account_id`
 
 // Game returns the game with the given id, or ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
@@ -135,7 +135,7 @@ func scanGames(rows pgx.Rows) ([]*store.Game, error) {
 			accountID    *string
 		)
 		if err := rows.Scan(&g.ID, &g.Rules, &g.Seed, &g.SeedHash, &g.Start, &g.Settings, &status, &g.Result,
-			&g.Created, &g.Updated, &g.LastEvent, &idx, &player, &name, &tokenHash, &inviteHash, &accountID); err != nil {
+			&g.Created, &g.Updated, &g.LastEvent, &g.Rated, &idx, &player, &name, &tokenHash, &inviteHash, &accountID); err != nil {
 			return nil, err
 		}
 		last := len(games) - 1

@@ -25,11 +25,11 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO games
-			(id, rules, seed, seed_hash, start, settings, status, result, created, updated, last_event)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+			(id, rules, seed, seed_hash, start, settings, status, result, created, updated, last_event, rated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
 			ON CONFLICT (id) DO NOTHING`,
 			n.ID, n.Rules, blob(n.Seed), n.SeedHash, n.Start, jsonText(n.Settings),
-			string(n.Status), n.Result, micros(n.Created), micros(n.Updated))
+			string(n.Status), n.Result, micros(n.Created), micros(n.Updated), n.Rated)
 		if err != nil {
 			return err
 		}
@@ -56,7 +56,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 // gameColumns are the columns scanGames reads: a game's, then one seat's
 // (NULL for a game without seats).
 const gameColumns = `g.id, g.rules, g.seed, g.seed_hash, g.start, g.settings, g.status, g.result,
-	g.created, g.updated, g.last_event, s.idx, s.player, s.name, s.token_hash, s.invite_hash, s.account_id`
+	g.created, g.updated, g.last_event, g.rated, s.idx, s.player, s.name, s.token_hash, s.invite_hash, s.account_id`
 
 // Game returns the game with the given id, or ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
@@ -127,7 +127,7 @@ func scanGames(rows *sql.Rows) ([]*store.Game, error) {
 			inviteHash       []byte
 		)
 		if err := rows.Scan(&g.ID, &g.Rules, &g.Seed, &g.SeedHash, &g.Start, &g.Settings, &status, &g.Result,
-			&created, &updated, &g.LastEvent, &idx, &player, &name, &tokenHash, &inviteHash, &accountID); err != nil {
+			&created, &updated, &g.LastEvent, &g.Rated, &idx, &player, &name, &tokenHash, &inviteHash, &accountID); err != nil {
 			return nil, err
 		}
 		last := len(games) - 1

@@ -63,6 +63,9 @@ func sameGame(t *testing.T, got, want *store.Game) {
 	if got.LastEvent != want.LastEvent {
 		d.add("LastEvent: %d, want %d", got.LastEvent, want.LastEvent)
 	}
+	if got.Rated != want.Rated {
+		d.add("Rated: %t, want %t", got.Rated, want.Rated)
+	}
 	d.report(t, "game "+want.ID)
 }
 
