@@ -46,12 +46,12 @@ func accountOf(k lobby.Seeker) string {
 }
 
 // lobbyGame returns the request for the game of a lobby's table of pool
-// with the players and names given: the pool's time per decision, the
-// engine's help off in rated games, and for a long time control a grace
+// with the players and names given: the pool's time per decision, rated
+// in a rated pool, the engine's help off in rated games, and for a long time control a grace
 // for absent players as long as the server allows (Config.MaxGrace).
 func lobbyGame(cfg Config, pool lobby.Pool, players, names []string) *NewGame {
 	help := !pool.Rated
-	ng := &NewGame{Rules: pool.Rules, Seats: players, Names: names, TurnMS: pool.Turn.Milliseconds(), Help: &help}
+	ng := &NewGame{Rules: pool.Rules, Seats: players, Names: names, TurnMS: pool.Turn.Milliseconds(), Help: &help, Rated: pool.Rated}
 	if grace := min(pool.Turn, cfg.MaxGrace); grace > cfg.Grace {
 		ng.AbandonMS = grace.Milliseconds()
 	}
