@@ -18,7 +18,11 @@ import (
 // then shows the rated game and a rating moved, and the leaderboard
 // lists all four.
 func TestFourStrangers(t *testing.T) {
-	site := newSite(t)
+	cfg := webtest.Config()
+	cfg.LeaderGames = 1 // one rated game puts a player on the leaderboard
+	site, err := webtest.NewSite(t.TempDir(), cfg)
+	must(t, err)
+	t.Cleanup(site.Close)
 	names := []string{"Asha", "Bilal", "Chen", "Dagny"}
 	pages := make([]*webtest.Page, len(names))
 	for i := range names {
@@ -80,6 +84,9 @@ func TestFourStrangers(t *testing.T) {
 	}
 	st, err := site.State(id)
 	must(t, err)
+	if !st.Table.Rated {
+		t.Errorf("the rated pool's game %s is not rated: %+v", id, st.Table)
+	}
 	got := map[string]bool{}
 	for _, s := range st.Seats {
 		if !s.Account {
@@ -110,4 +117,8 @@ func TestFourStrangers(t *testing.T) {
 		must(t, p.Wait(`document.body.dataset.status === 'finished'`, 15*time.Second))
 	}
 	ratedProfiles(t, site, pages, names, id)
+	// The game page shows each player's rating beside their name now.
+	p := pages[1]
+	must(t, p.Go(site.Local+"/game/"+id))
+	must(t, p.Wait(`document.querySelectorAll('#seats .seat .seat-rating .rating').length === 4`, 10*time.Second))
 }
