@@ -76,3 +76,39 @@ func TestLoneSeekerGetsBots(t *testing.T) {
 	must(t, p.Wait(`document.querySelectorAll('#seats .seat.you').length === 1`, 10*time.Second))
 	t.Logf("a lone seeker with bots after 1 s was in a game after %v", waited.Round(time.Millisecond))
 }
+
+// TestOpenTable: one guest opens a table with two seats for others; another
+// sees it listed live and joins it; the opener starts it with bots in the
+// seats still empty, and both are seated in one game with two bots.
+func TestOpenTable(t *testing.T) {
+	site := newSite(t)
+	opener, joiner := newPage(t, 1366, 768, false), newPage(t, 390, 844, true)
+	for _, p := range []*webtest.Page{opener, joiner} {
+		must(t, p.Go(site.URL+"/play"))
+		choosePool(t, p, "chaturaji", "1m0s", "casual", "0")
+	}
+	eval[bool](t, opener, `(() => { const d = document.querySelector('#open-table'); d.open = true; document.querySelector('#table-open').value = '2'; return true; })()`)
+	must(t, opener.ClickElement("#open"))
+	must(t, joiner.Wait(`document.querySelector('#tables li[data-table] button[data-join]')`, 10*time.Second))
+	must(t, joiner.ClickElement("#tables li[data-table] button[data-join]"))
+	must(t, opener.Wait(`document.querySelector('#tables li[data-table] button[data-start]') && document.querySelectorAll('#tables li[data-table] .lobby-player').length === 2`, 10*time.Second))
+	if n := eval[int](t, joiner, `document.querySelectorAll('#tables button[data-start]').length`); n != 0 {
+		t.Errorf("the joiner is offered to start the opener's table")
+	}
+	must(t, opener.ClickElement("#tables li[data-table] button[data-start]"))
+	a, b := seatedGame(t, opener, 15*time.Second), seatedGame(t, joiner, 15*time.Second)
+	if a != b {
+		t.Fatalf("the opener is in game %s, the joiner in %s", a, b)
+	}
+	st, err := site.State(a)
+	must(t, err)
+	bots := 0
+	for _, s := range st.Seats {
+		if strings.HasPrefix(s.Player, "bot") {
+			bots++
+		}
+	}
+	if bots != 2 {
+		t.Errorf("the table's game has %d bots, want 2: %+v", bots, st.Seats)
+	}
+}

@@ -64,12 +64,20 @@ class Lobby {
     this.signedIn = false;
     /** @type {string} */
     this.myName = '';
-    /** the open table the client sits at, if any */
+    /** the open table the client sits at, if any, and its seat there */
     this.table = '';
+    this.tableSeat = '';
+    /** whether the client opened its table (the view marks no opener), and asked to last */
+    this.opener = false;
+    this.opening = false;
     this.retry = 500;
     this.closed = false;
     /** a seek asked for before the socket opened */
     this.wantSeek = false;
+    /** @type {PoolView[]} the lobby's pools as last shown */
+    this.pools = [];
+    /** @type {TableView[]} the open tables as last shown */
+    this.tables = [];
   }
 
   connect() {
@@ -164,7 +172,10 @@ class Lobby {
         this.showSeeking();
         break;
       case 'table':
+        if (m.table && m.table.id !== this.table) this.opener = this.opening;
         this.table = m.table ? m.table.id : '';
+        this.tableSeat = m.seat || '';
+        if (m.table) this.render(this.pools, [m.table, ...this.tables.filter((t) => t.id !== this.table)]);
         break;
       case 'seated':
         this.seated(m);
@@ -196,6 +207,8 @@ class Lobby {
    * @param {TableView[]} tables
    */
   render(pools, tables) {
+    this.pools = pools;
+    this.tables = tables;
     const waiting = pools.flatMap((p) => p.seekers.map((s) => h('li', { class: 'lobby-item', 'data-pool': p.pool },
       h('span', { class: 'who' }, who(s)),
       h('span', { class: 'small muted' }, poolWords(p.pool), s.bots ? ' · bots welcome' : '', ` · since ${ago(s.since)}`))));
@@ -212,9 +225,10 @@ class Lobby {
     const turn = Object.entries(turnMS).find(([, ms]) => ms === t.turn_ms);
     const pool = `${t.rules}/${turn ? turn[0] : `${t.turn_ms / 1000}s`}/${t.rated ? 'rated' : 'casual'}`;
     const mine = t.id === this.table;
-    const button = mine
-      ? h('button', { type: 'button', class: 'secondary small', 'data-start': t.id, onclick: () => this.send({ kind: 'start' }) }, 'Start with bots')
-      : open > 0 ? h('button', { type: 'button', class: 'primary small', 'data-join': t.id, onclick: () => this.send({ kind: 'join', table: t.id }) }, 'Join') : null;
+    const button = mine && this.opener
+      ? h('button', { type: 'button', class: 'primary small', 'data-start': t.id, onclick: () => this.send({ kind: 'start' }) }, 'Start with bots')
+      : mine ? h('button', { type: 'button', class: 'secondary small', 'data-leave': t.id, onclick: () => this.send({ kind: 'leave' }) }, 'Leave')
+      : open > 0 ? h('button', { type: 'button', class: 'primary small', 'data-join': t.id, onclick: () => { this.opening = false; this.send({ kind: 'join', table: t.id }); } }, 'Join') : null;
     return h('li', { class: 'lobby-item', 'data-table': t.id },
       h('span', { class: 'who' }, ...t.seats.filter((s) => s.name).map((s) => who(/** @type {any} */ (s)))),
       h('span', { class: 'small muted' }, `${poolWords(pool)} · ${open} open${range}`),
@@ -231,6 +245,7 @@ class Lobby {
     };
     const seats = pr.seats.map((s) => s.seat);
     const open = seats.slice(1, 1 + Number(sel('table-open').value));
+    this.opening = true;
     this.send({
       kind: 'open', rules: c.rules, turn_ms: turnMS[/** @type {keyof typeof turnMS} */ (c.turn)], rated: c.rated === 'rated',
       seat: seats[0], open, min_rating: num('table-min'), max_rating: num('table-max'),
