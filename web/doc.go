@@ -41,6 +41,20 @@
 // remembers (static/js/sound.js), and the tab's title says when it is your
 // turn.
 //
+// People (pages of their own, each a module): the home page leads with
+// Play, which seeks a game in the lobby (/play, lobby.js: quick pairing in
+// the pool this browser chose last, choice.js; the live list of seekers and
+// open tables, over the lobby's WebSocket) and opens the game once seated.
+// Accounts are optional: /signup makes one with a passkey
+// (navigator.credentials, passkey.js) or a password and shows its recovery
+// codes once; /signin signs in by passkey, password or recovery code;
+// /account keeps passkeys, password, recovery codes and sessions, exports
+// the account's data and deletes it (accounts.js calls the API). Every
+// header shows who is signed in (session.js). /players/{name} is a
+// player's profile (ratings with their uncertainty, a graph over time
+// drawn by the replay's chart, recent games) and /leaderboard the best
+// players of a ruleset; people.js shows names and ratings alike everywhere.
+//
 // A creator's page holds only its own seats and shows its friends' invite links
 // (invites.js); resign and abort are confirmed in a dialog (leave.js,
 // confirm.js); the game-over card carries the rematch (rematch.js).

@@ -132,7 +132,8 @@ type file struct {
 }
 
 // Handler returns the handler of the web client: the pages at /, /game/{id},
-// /replay/{id}, /rules and /rules/{name}, the static files under /static/,
+// /replay/{id}, /rules and /rules/{name}, /play (the lobby), /signin,
+// /signup, /account, /players/{name} and /leaderboard, the static files under /static/,
 // and the JSON endpoints under /web/. It has no limits of its own: Mount
 // puts it behind the game server's.
 func Handler(opts Options) http.Handler {
@@ -162,6 +163,12 @@ func newSite(opts Options) *site {
 	handle("GET /replay", server.General, s.page("replay.html"))
 	handle("GET /rules", server.General, s.page("rules.html"))
 	handle("GET /rules/{name}", server.General, s.rulesPage)
+	handle("GET /play", server.General, s.page("lobby.html"))
+	handle("GET /signin", server.General, s.page("signin.html"))
+	handle("GET /signup", server.General, s.page("signup.html"))
+	handle("GET /account", server.General, s.page("account.html"))
+	handle("GET /players/{name}", server.General, s.page("profile.html"))
+	handle("GET /leaderboard", server.General, s.page("leaderboard.html"))
 	handle("GET /static/", server.General, s.handleStatic)
 	handle("GET /favicon.ico", server.General, func(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, s.files["favicon.svg"])

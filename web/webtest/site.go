@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -39,6 +40,8 @@ func Config() server.Config {
 		RequestBurst: 10000,
 		CostlyRate:   10000,
 		CostlyBurst:  10000,
+		AccountRate:  10000,
+		AccountBurst: 10000,
 		MinTime:      10 * time.Millisecond,
 		PingInterval: 5 * time.Second,
 	}
@@ -48,33 +51,45 @@ func Config() server.Config {
 // binary mounts them. Its address goes through a Proxy, so that a test can
 // cut the network between the browser and the site.
 type Site struct {
-	API                   // the server's own address, for the test's own requests
-	URL    string         // the address browsers use (through the proxy)
+	API        // the server's own address, for the test's own requests
+	URL string // the address browsers use (through the proxy)
+	// Local is URL by the name "localhost": passkeys work there (the
+	// relying party of the server's accounts is "localhost", since
+	// WebAuthn takes no IP address for one), and nowhere else.
+	Local  string
 	Server *server.Server // the game server
 	Store  store.Store    // its SQLite store
 	Proxy  *Proxy         // stands between browsers and the site
 	http   *httptest.Server
 }
 
-// NewSite starts a site whose store lives in dir.
+// NewSite starts a site whose store lives in dir. Unless cfg names a
+// relying party for passkeys, it is "localhost" at the proxy's port
+// (Site.Local).
 func NewSite(dir string, cfg server.Config) (*Site, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	local := "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	if cfg.Accounts.RPID == "" {
+		cfg.Accounts.RPID = "localhost"
+		cfg.Accounts.RPOrigins = []string{local}
+	}
 	st, err := store.Open(context.Background(), "sqlite:"+filepath.Join(dir, "games.db"))
 	if err != nil {
+		ln.Close()
 		return nil, err
 	}
 	srv := server.New(cfg, st, nil)
 	if err := srv.Start(context.Background()); err != nil {
+		ln.Close()
 		st.Close()
 		return nil, err
 	}
 	hs := httptest.NewServer(web.Mount(srv, web.Options{AnalyzeTime: time.Second}))
-	px, err := NewProxy(hs.Listener.Addr().String())
-	if err != nil {
-		hs.Close()
-		st.Close()
-		return nil, err
-	}
-	return &Site{API: API{Base: hs.URL}, URL: "http://" + px.Addr(), Server: srv, Store: st, Proxy: px, http: hs}, nil
+	px := proxyOn(ln, hs.Listener.Addr().String())
+	return &Site{API: API{Base: hs.URL}, URL: "http://" + px.Addr(), Local: local, Server: srv, Store: st, Proxy: px, http: hs}, nil
 }
 
 // Close stops the site.
@@ -104,9 +119,14 @@ func NewProxy(target string) (*Proxy, error) {
 	if err != nil {
 		return nil, err
 	}
+	return proxyOn(ln, target), nil
+}
+
+// proxyOn forwards the connections ln accepts to target.
+func proxyOn(ln net.Listener, target string) *Proxy {
 	p := &Proxy{ln: ln, target: target, conns: map[net.Conn]bool{}}
 	go p.serve()
-	return p, nil
+	return p
 }
 
 // Addr is the proxy's address.

@@ -14,8 +14,9 @@
  *   partners: two teams, each seat with the seat opposite; frozen: when an
  *   army is frozen ("kingless", "team", "throne", "never", see web.Preset);
  *   roll_off: the first roll, with no seat, says which team starts
- * @typedef {{seat: string, player: string, name?: string, online?: boolean, invited?: boolean}} SeatInfo
- *   invited: a human seat that waits for its player to claim it with its invite
+ * @typedef {{seat: string, player: string, name?: string, account?: boolean, online?: boolean, invited?: boolean}} SeatInfo
+ *   invited: a human seat that waits for its player to claim it with its invite;
+ *   account: a signed-in player holds the seat, name is their username
  * @typedef {{spec: string, label: string, about: string}} PlayerChoice
  * @typedef {{turn_ms: number, on_timeout: string, help?: boolean, abandon_ms: number, takeover: string, auto_pass: boolean, bot_delay_ms?: number}} Table
  *   help: false when the table turned engine help (hints, expected scores) off

@@ -19,9 +19,13 @@ import { armies, armyBadge } from './pieces.js';
  * @typedef {{step: number, seat: number, value: number, cls: string, title: string}} ChartMark
  *   a dot on seat's line (its index in seat order) at step and value; cls
  *   names its kind ("blunder", ...), title says what it is
- * @typedef {{expected?: boolean, label?: string}} ChartOptions
+ * @typedef {{expected?: boolean, label?: string, fit?: boolean, axis?: string, badges?: boolean}} ChartOptions
  *   expected: lines from point to point, the values to one decimal;
- *   label: what the chart shows, for its accessible name
+ *   label: what the chart shows, for its accessible name; fit: the
+ *   vertical axis spans the values (rounded out to fifties) rather than
+ *   zero to the highest, its values whole, as a rating's graph wants; axis: the words
+ *   under the horizontal axis; badges: false leaves out the armies'
+ *   tokens at the lines' ends
  */
 
 /** The drawing's size in SVG units, and its plot area. */
@@ -41,6 +45,9 @@ export class ScoreChart {
     this.onPick = onPick;
     this.expected = !!opts.expected;
     this.label = opts.label || 'Scores along the game';
+    this.fit = !!opts.fit;
+    this.axisWords = opts.axis || '';
+    this.badges = opts.badges !== false;
   }
 
   /**
@@ -69,23 +76,29 @@ export class ScoreChart {
       }
       return 0;
     });
-    const max = Math.ceil(top / 10) * 10; // the top gridline, a round number
+    const values = points.flatMap((p) => p.scores.filter((v) => typeof v === 'number'));
+    let max = Math.ceil(top / 10) * 10; // the top gridline, a round number
+    let min = 0;
+    if (this.fit) {
+      min = Math.floor(Math.min(...values) / 50) * 50;
+      max = Math.max(min + 100, Math.ceil(Math.max(...values) / 50) * 50);
+    }
     span = Math.max(1, last.step, span);
-    const num = (/** @type {number} */ v) => this.expected ? v.toFixed(1) : String(v);
+    const num = (/** @type {number} */ v) => this.expected && !this.fit ? v.toFixed(1) : String(v);
     const x = (/** @type {number} */ step) => plot.left + (plot.right - plot.left) * step / span;
-    const y = (/** @type {number} */ score) => plot.bottom - (plot.bottom - plot.top) * score / max;
+    const y = (/** @type {number} */ score) => plot.bottom - (plot.bottom - plot.top) * (score - min) / (max - min);
 
-    const grid = [0, max / 2, max].map((v) => s('g', { class: 'chart-grid', 'data-value': v },
+    const grid = [min, (min + max) / 2, max].map((v) => s('g', { class: 'chart-grid', 'data-value': v },
       s('line', { x1: plot.left, x2: plot.right, y1: y(v), y2: y(v) }),
       s('text', { x: plot.left - 5, y: y(v) + 4, 'text-anchor': 'end' }, String(v))));
     const axis = s('text', { class: 'chart-axis', x: (plot.left + plot.right) / 2, y: H - 6, 'text-anchor': 'middle' },
-      this.preset.dice ? 'rolls and actions' : 'actions');
+      this.axisWords || (this.preset.dice ? 'rolls and actions' : 'actions'));
 
     const lines = seats.map((seat, i) => {
-      let d = `M${x(0)} ${y(0)}`;
+      let d = `M${x(0)} ${y(min)}`;
       if (this.expected) {
         const own = points.filter((p) => typeof p.scores[i] === 'number');
-        d = own.map((p, j) => `${j ? 'L' : 'M'}${x(p.step)} ${y(Math.max(0, p.scores[i] ?? 0))}`).join(' ');
+        d = own.map((p, j) => `${j ? 'L' : 'M'}${x(p.step)} ${y(Math.max(min, p.scores[i] ?? 0))}`).join(' ');
       } else {
         let prev = 0;
         for (const p of points) {
@@ -106,19 +119,21 @@ export class ScoreChart {
     const at = /** @type {number[]} */ ([]);
     let above = Infinity; // the y of the label placed last
     for (const i of seats.map((_, i) => i).sort((a, b) => end[a] - end[b])) {
-      at[i] = Math.min(y(Math.max(0, end[i])), above - 12);
+      at[i] = Math.min(y(Math.max(min, end[i])), above - 12);
       above = at[i];
     }
     const ends = seats.map((seat, i) => {
-      const badge = armyBadge(seat.letter, 12);
-      badge.setAttribute('x', String(plot.right + 3));
-      badge.setAttribute('y', String(at[i] - 6));
+      const badge = this.badges ? armyBadge(seat.letter, 12) : null;
+      if (badge) {
+        badge.setAttribute('x', String(plot.right + 3));
+        badge.setAttribute('y', String(at[i] - 6));
+      }
       return s('g', { class: 'chart-end', 'data-seat': seat.seat }, badge,
-        s('text', { x: plot.right + 17, y: at[i] + 4 }, num(end[i])));
+        s('text', { x: plot.right + (badge ? 17 : 3), y: at[i] + 4 }, num(end[i])));
     });
     const dots = marks.map((m) => s('circle', {
       class: ['chart-mark', m.cls], 'data-step': m.step, 'data-seat': seats[m.seat] ? seats[m.seat].seat : '',
-      cx: x(m.step), cy: y(Math.max(0, m.value)), r: 3.5, fill: seats[m.seat] ? armies[seats[m.seat].letter].fill : 'currentColor',
+      cx: x(m.step), cy: y(Math.max(min, m.value)), r: 3.5, fill: seats[m.seat] ? armies[seats[m.seat].letter].fill : 'currentColor',
     }, s('title', {}, m.title)));
     const mark = current >= 0
       ? s('line', { class: 'chart-current', x1: x(current), x2: x(current), y1: plot.top, y2: plot.bottom })

@@ -7,6 +7,8 @@ import { h, byId, replace, toast, copyText, ago } from './dom.js';
 import { armyBadge } from './pieces.js';
 import { Board } from './board.js';
 import { parsePosition } from './position.js';
+import { rememberedChoice } from './choice.js';
+import './session.js';
 
 /**
  * The players a seat may have, for the seat menus, with how each plays:
@@ -20,6 +22,7 @@ let presets = [];
 
 async function main() {
   byId('play-now').addEventListener('click', playNow);
+  sayPool();
   byId('new-game').addEventListener('submit', (e) => { e.preventDefault(); create(); });
   try {
     [presets, players] = await Promise.all([api.presets(), api.players()]);
@@ -38,6 +41,19 @@ async function main() {
   heroBoard();
   refreshLists();
   window.setInterval(refreshLists, 5000);
+}
+
+/**
+ * sayPool says under Play which pool it seeks: the one this browser
+ * chose last on the lobby page, or the default.
+ */
+function sayPool() {
+  const c = rememberedChoice();
+  const turn = c.turn === '1d' ? 'a day a move (correspondence)' : `${c.turn.replace(/m0s$/, ' min').replace(/s$/, ' s')} a move`;
+  const bots = c.bots === '0' ? 'waiting for people only' : `bots fill the empty seats after ${c.bots} s`;
+  const pool = byId('play-pool');
+  const link = pool.querySelector('a');
+  pool.replaceChildren(`Seats you with players from anywhere: ${c.rated} ${c.rules}, ${turn}; ${bots}. `, ...(link ? [link] : []), '.');
 }
 
 /** heroBoard draws the start position beside the welcome. */

@@ -8,6 +8,7 @@ import { h, replace } from './dom.js';
 import { armyBadge, armies } from './pieces.js';
 import { playerLabel } from './api.js';
 import { ordinal } from './position.js';
+import { fillRating } from './people.js';
 
 /**
  * @typedef {import('./api.js').Preset} Preset
@@ -59,9 +60,11 @@ export class Seats {
       const you = st.held.has(name);
       // The name and the kind of player apart: a phone's strip shows the
       // name alone when there is one.
-      const who = info.name
-        ? [h('span', { class: 'player-name' }, info.name), h('span', { class: 'player-kind named' }, ` (${playerLabel(info.player)})`)]
-        : [h('span', { class: 'player-name player-kind' }, playerLabel(info.player))];
+      const who = info.account && info.name
+        ? [h('a', { class: 'player-name', href: `/players/${encodeURIComponent(info.name)}` }, info.name), this.rating(info.name)]
+        : info.name
+          ? [h('span', { class: 'player-name' }, info.name), h('span', { class: 'player-kind named' }, ` (${playerLabel(info.player)})`)]
+          : [h('span', { class: 'player-name player-kind' }, playerLabel(info.player))];
       const commands = st.commands && st.commands.has(def.letter);
       return h('li', {
         class: ['seat', toAct && 'to-act', (frozen || out) && 'frozen', out && 'out', you && 'you'],
@@ -81,6 +84,17 @@ export class Seats {
     });
     replace(this.host, h('h2', { class: 'panel-title' }, 'Turn order'), h('ol', { class: 'seat-list' }, ...rows), this.teams(st));
     this.tick();
+  }
+
+  /**
+   * rating makes the place of a signed-in player's rating in this game's
+   * rules, filled once their profile is read.
+   * @param {string} name
+   */
+  rating(name) {
+    const el = h('span', { class: 'seat-rating', 'data-player': name });
+    fillRating(el, name, this.preset.name);
+    return el;
   }
 
   /**
