@@ -22,8 +22,7 @@ func TestPeoplePagesAccessible(t *testing.T) {
 		}{{1366, 768, false}, {390, 844, true}} {
 			where := fmt.Sprintf("%s, %dx%d", scheme, size.w, size.h)
 			t.Run(where, func(t *testing.T) {
-				t.Parallel()
-				p := newPage(t, size.w, size.h, size.mobile)
+				p := newPage(t, size.w, size.h, size.mobile) // beside the others (parallel)
 				must(t, p.ColorScheme(scheme))
 				report := func(page string) {
 					t.Helper()

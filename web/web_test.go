@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/web"
 )
 
@@ -21,14 +22,21 @@ import (
 // to the game server, every page and static file to the web client.
 func TestMount(t *testing.T) {
 	site := newSite(t)
+	g, err := site.Create(server.NewGame{Seats: []string{"human", "bot:random", "bot:random", "bot:random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		path   string
 		status int
 		want   string // in the body
 	}{
 		{"/", 200, `src="/static/js/home.js"`},
-		{"/game/abc", 200, `src="/static/js/game.js"`},
-		{"/replay/abc", 200, `src="/static/js/replay.js"`},
+		{"/game/" + g.ID, 200, `src="/static/js/game.js"`},
+		{"/replay/" + g.ID, 200, `src="/static/js/replay.js"`},
+		// A game that does not exist: the page, which says so, with 404.
+		{"/game/abc", 404, `src="/static/js/game.js"`},
+		{"/replay/abc", 404, `src="/static/js/replay.js"`},
 		{"/rules/winther", 200, `src="/static/js/rules.js"`},
 		{"/static/js/board.js", 200, "export class Board"},
 		{"/static/game.html", 404, "Not found"},
@@ -37,7 +45,7 @@ func TestMount(t *testing.T) {
 		{"/api/nothing", 404, `"code":"ENOTFOUND"`},
 		{"/healthz", 200, "ok\n"},
 		{"/readyz", 200, `{"ready":true}`},
-		{"/metrics", 200, "chaturaji_games_live 0\n"},
+		{"/metrics", 200, "chaturaji_games_live 1\n"}, // the game made above
 		{"/web/presets", 200, `"name":"chaturaji"`},
 		{"/web/rules/chaturaji+nonsense", 404, `"code":"ENOTFOUND"`},
 		{"/web/nothing", 404, `"code":"ENOTFOUND"`},
