@@ -434,6 +434,9 @@ func (c *lobbyConn) seekPool(ctx context.Context, m *LobbyMessage) error {
 	if pool.Rated && c.account == "" {
 		return Errorf(EUNAUTHORIZED, "pool %q is rated: sign in to play rated games", pool.String())
 	}
+	if err := c.h.s.correspondenceRoom(pool); err != nil {
+		return err
+	}
 	c.state.Lock()
 	old, err := c.seekLocked(ctx, pool, m)
 	c.state.Unlock()

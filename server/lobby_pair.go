@@ -43,6 +43,9 @@ func (c *lobbyConn) pair(ctx context.Context, m *LobbyMessage) error {
 	if pool.Rated && c.account == "" {
 		return Errorf(EUNAUTHORIZED, "pool %q is rated: sign in to play rated games", pool.String())
 	}
+	if err := c.h.s.correspondenceRoom(pool); err != nil {
+		return err
+	}
 	h := c.h
 	c.state.Lock()
 	defer c.state.Unlock()

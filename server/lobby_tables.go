@@ -96,6 +96,9 @@ func (h *hall) openTable(ctx context.Context, c *lobbyConn, m *LobbyMessage) err
 	if pool.Rated && c.account == "" {
 		return Errorf(EUNAUTHORIZED, "a rated table is for signed-in players: sign in to open one")
 	}
+	if err := h.s.correspondenceRoom(pool); err != nil {
+		return err
+	}
 	if err := checkRange(m.MinRating, m.MaxRating); err != nil {
 		return err
 	}
