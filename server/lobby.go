@@ -299,14 +299,18 @@ func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
 			mate = ls.mate.conn
 		}
 		h.mu.Unlock()
-		if conn != nil {
-			if seat := seatOfToken(g.hashes, ls.token); seat >= 0 {
+		if seat := seatOfToken(g.hashes, ls.token); seat >= 0 {
+			if conn != nil {
 				conn.seated(g, seat, ls.token)
 			}
+			h.tellDevices(g, seat, ls.token, ls.player, conn)
 		}
-		if mate != nil {
+		if ls.mate != nil {
 			if seat := seatOfToken(g.hashes, ls.mate.token); seat >= 0 {
-				mate.seated(g, seat, ls.mate.token)
+				if mate != nil {
+					mate.seated(g, seat, ls.mate.token)
+				}
+				h.tellDevices(g, seat, ls.mate.token, ls.mate.player, mate)
 			}
 		}
 	}
@@ -326,6 +330,42 @@ func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
 			continue
 		}
 		h.forget(ls)
+	}
+}
+
+// tellDevices tells the other lobby WebSockets of a signed-in player
+// on the node, besides told, of its seat in game g: the seek was its
+// account's, whichever device made it, and so is the seat. A device's
+// own seek that the seated one replaced (one seek per account) is
+// forgotten. A guest's seek is its one socket's: nobody else is told.
+func (h *hall) tellDevices(g *made, seat int, token, player string, told *lobbyConn) {
+	if !strings.HasPrefix(player, "account:") {
+		return
+	}
+	var devices []*lobbyConn
+	h.mu.Lock()
+	for c := range h.conns {
+		if c != told && c.player == player {
+			devices = append(devices, c)
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range devices {
+		var partner *lobbyConn
+		c.state.Lock()
+		if ls := c.seek; ls != nil && !ls.holds(token) && (ls.player == player || ls.mate != nil && ls.mate.player == player) {
+			// Replaced in the store by the seek seated: gone but here.
+			h.forget(ls)
+			c.seek = nil
+			h.mu.Lock()
+			partner = ls.other(c)
+			h.mu.Unlock()
+			if partner != nil {
+				defer partner.dropSeek(ls, "your partner sought alone")
+			}
+		}
+		c.state.Unlock()
+		c.seated(g, seat, token)
 	}
 }
 
