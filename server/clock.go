@@ -65,6 +65,9 @@ func (l *live) nextDue() time.Time {
 	if x := l.remoteExpiry(); !x.IsZero() && (next.IsZero() || x.Before(next)) {
 		next = x // a report of another node's lapses: look again
 	}
+	if l.byCorrespondence() {
+		return next // the decision's clock alone bounds an absent player
+	}
 	if l.present(i) == 0 {
 		if g := l.graceEnd(i); (next.IsZero() || g.Before(next)) && !l.awaited(i) {
 			next = g
@@ -78,6 +81,15 @@ func (l *live) nextDue() time.Time {
 		next = l.idleEnd(i)
 	}
 	return next
+}
+
+// byCorrespondence reports whether the game is played by correspondence
+// and its open decision has a deadline: an absent player keeps the seat
+// until then, with no grace and no expiry, and at the deadline the table
+// deals with a player out of time (timeout). Without a deadline (its
+// clocks waiting for the players, say) the grace and the expiry apply.
+func (l *live) byCorrespondence() bool {
+	return l.table.Correspondence && !l.deadline.IsZero()
 }
 
 // humansOnline reports whether any human seat's holder is connected.
@@ -145,12 +157,13 @@ func (l *live) wake() {
 	if i < 0 || l.info.Seats[i].Player != Human {
 		return
 	}
+	corr := l.byCorrespondence()
 	switch {
-	case l.present(i) == 0 && !l.humansOnline() && !now.Before(l.expiryEnd()):
+	case !corr && l.present(i) == 0 && !l.humansOnline() && !now.Before(l.expiryEnd()):
 		l.expire(now)
 	case !l.deadline.IsZero() && !now.Before(l.deadline):
 		l.timeout(seat, i, now)
-	case l.present(i) == 0 && !now.Before(l.graceEnd(i)) && !l.awaited(i):
+	case !corr && l.present(i) == 0 && !now.Before(l.graceEnd(i)) && !l.awaited(i):
 		l.takeOver(ReasonAbandoned, now, i)
 	case l.present(i) > 0 && l.deadline.IsZero() && !now.Before(l.idleEnd(i)):
 		l.takeOver(ReasonIdle, now, i)

@@ -185,7 +185,20 @@ type Config struct {
 	// at once (default 30m), so that a table nobody comes back to ends,
 	// and frees its creator's quota, within that time rather than one
 	// absent seat's grace at a time. A restart starts the wait again.
+	// A correspondence game has no expiry (CorrespondenceTurn).
 	Expiry time.Duration
+	// CorrespondenceTurn is the least time per decision of the lobby's
+	// games played by correspondence (default a day): an absent player
+	// keeps the seat for the whole of each decision, with neither Grace
+	// nor Expiry, and a player out of time loses the seat to a bot, so
+	// that a table nobody comes back to ends within a decision's time per
+	// person.
+	CorrespondenceTurn time.Duration
+	// MaxCorrespondence caps the live correspondence games of a node
+	// (default 1000): a game that waits for an absent player a day holds
+	// its place that long, so past this count the node's lobby refuses
+	// seeks in correspondence pools (EUNAVAILABLE) until some end.
+	MaxCorrespondence int
 
 	// RetryMin and RetryMax bound the wait of a game whose store failed
 	// before it tries again by itself (default 500ms and 10s): the wait
@@ -399,6 +412,8 @@ func (c Config) withDefaults() Config {
 	def(&c.WriteTimeout, 10*time.Second)
 	def(&c.IdleLimit, 10*time.Minute)
 	def(&c.Expiry, 30*time.Minute)
+	def(&c.CorrespondenceTurn, 24*time.Hour)
+	defInt(&c.MaxCorrespondence, 1000)
 	def(&c.RetryMin, 500*time.Millisecond)
 	def(&c.RetryMax, 10*time.Second)
 	def(&c.Heartbeat, time.Second)

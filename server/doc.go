@@ -80,6 +80,11 @@
 // game the seat is the seeker's, and any node of a table's seekers makes
 // a game its claimer left unmade (LobbyClaimWait). Open tables are rows
 // of the store (store.OpenTables), started by their opener or when full.
+// Two partners seek as one in a team pool (lobby_pair.go): one opens an
+// invitation, the other takes it by its code, and their seek holds both.
+// A lobby game of CorrespondenceTurn or more a decision is played by
+// correspondence (Table.Correspondence): its absent players keep their
+// seats for each decision's whole time, bounded by its clock alone.
 //
 // Every error the API returns is an *Error with one of the codes EINVALID,
 // EUNAUTHORIZED, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, ETIMEOUT,

@@ -13,8 +13,8 @@ import (
 
 // FuzzLobbyMessage sends any message on a lobby WebSocket: the server
 // answers with what the message's kind asks for (a seek stored, a seek
-// withdrawn, a table) or with an error of a client's code and a message,
-// and serves on.
+// withdrawn, a table, a pair invitation) or with an error of a client's
+// code and a message, and serves on.
 func FuzzLobbyMessage(f *testing.F) {
 	for _, s := range []string{
 		`{"kind":"seek","pool":"chaturaji/15s/casual","bots":true,"bot_wait_ms":20000}`,
@@ -23,6 +23,9 @@ func FuzzLobbyMessage(f *testing.F) {
 		`{"kind":"withdraw"}`, `{"kind":"leave"}`, `{"kind":"start"}`, `{"kind":"join","table":"abc","seat":"North"}`,
 		`{"kind":"open","rules":"chaturaji","turn_ms":15000,"seat":"South","open":["West","North"],"min_rating":1000,"max_rating":2000}`,
 		`{"kind":"open","turn_ms":15000,"seat":"South","open":["South"]}`, `{"kind":"open","turn_ms":1e300,"seat":"South","open":["West"]}`,
+		`{"kind":"pair","pool":"chaturaji-teams/15s/casual","bots":true,"bot_wait_ms":1000,"name":"Ana"}`,
+		`{"kind":"pair","pool":"chaturaji/15s/casual"}`, `{"kind":"partner","code":"ABC"}`, `{"kind":"partner"}`,
+		`{"kind":"partner","code":"` + string(make([]byte, 300)) + `"}`,
 		`{"kind":"seek","pool":"` + string(make([]byte, 300)) + `"}`, `{"kind":"seek","kind":"open"}`, `[]`, `null`, ``, "\xff",
 	} {
 		f.Add([]byte(s))
@@ -30,7 +33,7 @@ func FuzzLobbyMessage(f *testing.F) {
 	cfg := lobbyConfig()
 	cfg.MessageRate, cfg.MessageBurst = 1e6, 1e6
 	fts := newTestServer(f, cfg, nil)
-	answers := []string{server.LobbySeeking, server.LobbyGone, server.LobbyAtTable, server.LobbySeated}
+	answers := []string{server.LobbySeeking, server.LobbyGone, server.LobbyAtTable, server.LobbySeated, server.LobbyInvited}
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		ts := fts.with(t)
 		c := ts.lobbyDial()

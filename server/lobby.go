@@ -43,12 +43,13 @@ type hall struct {
 	makers chan struct{}    // a token per game being made (LobbyMakers)
 
 	mu     sync.Mutex
-	seeks  map[string]*localSeek // this node's seeks, open or claimed, until their seekers are told
-	conns  map[*lobbyConn]bool   // the lobby WebSockets open
-	per    map[client]int        // the lobby WebSockets open by client
-	making map[string]bool       // the tables whose games this node is making
-	opened map[client]int        // the open tables by the client that opened them through this node
-	seats  map[string]*localSeat // this node's seats at open tables, by player, until told
+	seeks  map[string]*localSeek  // this node's seeks, open or claimed, until their seekers are told
+	conns  map[*lobbyConn]bool    // the lobby WebSockets open
+	per    map[client]int         // the lobby WebSockets open by client
+	making map[string]bool        // the tables whose games this node is making
+	opened map[client]int         // the open tables by the client that opened them through this node
+	seats  map[string]*localSeat  // this node's seats at open tables, by player, until told
+	pairs  map[string]*pairInvite // the open pair invitations of the node's sockets, by code
 
 	viewMu   sync.Mutex
 	view     []byte     // the lobby's view, as the "lobby" message sends it
@@ -57,13 +58,74 @@ type hall struct {
 }
 
 // localSeek is one of the node's seeks: what only its node knows (the
-// token) and where its seeker is (the socket, nil once it closed).
+// token) and where its seeker is (the socket, nil once it closed); for a
+// pair's seek, the same of the partner who took the invitation (mate).
+// Its sockets are guarded by hall.mu.
 type localSeek struct {
 	id     string
 	pool   lobby.Pool
 	player string
+	name   string
 	token  string
 	conn   *lobbyConn
+	mate   *localSeeker // nil for a seek of one
+}
+
+// localSeeker is the second seeker of a pair's seek.
+type localSeeker struct {
+	player string
+	name   string
+	token  string
+	conn   *lobbyConn // nil once its socket closed
+}
+
+// orphan reports whether a seeker of the seek left. The caller holds
+// hall.mu.
+func (ls *localSeek) orphan() bool {
+	return ls.conn == nil || ls.mate != nil && ls.mate.conn == nil
+}
+
+// other returns the socket of c's partner in the seek, nil if the seek
+// is not a pair's or the partner left. The caller holds hall.mu.
+func (ls *localSeek) other(c *lobbyConn) *lobbyConn {
+	switch {
+	case ls.mate == nil:
+		return nil
+	case ls.conn == c:
+		return ls.mate.conn
+	case ls.mate.conn == c:
+		return ls.conn
+	}
+	return nil
+}
+
+// leftBy marks c's place in the seek as left, and returns its partner's
+// socket, if any. The caller holds hall.mu.
+func (ls *localSeek) leftBy(c *lobbyConn) *lobbyConn {
+	other := ls.other(c)
+	if ls.mate != nil && ls.mate.conn == c {
+		ls.mate.conn = nil
+	} else if ls.conn == c {
+		ls.conn = nil
+	}
+	return other
+}
+
+// holds reports whether token is one of the seek's.
+func (ls *localSeek) holds(token string) bool {
+	return ls.token == token || ls.mate != nil && ls.mate.token == token
+}
+
+// partnerOf returns the name of the partner of the seeker of token, ""
+// for a seek of one.
+func (ls *localSeek) partnerOf(token string) string {
+	switch {
+	case ls.mate == nil:
+		return ""
+	case ls.token == token:
+		return ls.mate.name
+	}
+	return ls.name
 }
 
 // newHall returns the lobby of s, nil if its store keeps none.
@@ -90,6 +152,7 @@ func newHall(s *Server) *hall {
 		making: make(map[string]bool),
 		opened: make(map[client]int),
 		seats:  make(map[string]*localSeat),
+		pairs:  make(map[string]*pairInvite),
 	}
 	return h
 }
@@ -231,10 +294,23 @@ func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
 	for _, ls := range mine {
 		h.mu.Lock()
 		conn := ls.conn
+		var mate *lobbyConn
+		if ls.mate != nil {
+			mate = ls.mate.conn
+		}
 		h.mu.Unlock()
-		if conn != nil {
-			if seat := seatOfToken(g.hashes, ls.token); seat >= 0 {
+		if seat := seatOfToken(g.hashes, ls.token); seat >= 0 {
+			if conn != nil {
 				conn.seated(g, seat, ls.token)
+			}
+			h.tellDevices(g, seat, ls.token, ls.player, conn)
+		}
+		if ls.mate != nil {
+			if seat := seatOfToken(g.hashes, ls.mate.token); seat >= 0 {
+				if mate != nil {
+					mate.seated(g, seat, ls.mate.token)
+				}
+				h.tellDevices(g, seat, ls.mate.token, ls.mate.player, mate)
 			}
 		}
 	}
@@ -257,6 +333,42 @@ func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
 	}
 }
 
+// tellDevices tells the other lobby WebSockets of a signed-in player
+// on the node, besides told, of its seat in game g: the seek was its
+// account's, whichever device made it, and so is the seat. A device's
+// own seek that the seated one replaced (one seek per account) is
+// forgotten. A guest's seek is its one socket's: nobody else is told.
+func (h *hall) tellDevices(g *made, seat int, token, player string, told *lobbyConn) {
+	if !strings.HasPrefix(player, "account:") {
+		return
+	}
+	var devices []*lobbyConn
+	h.mu.Lock()
+	for c := range h.conns {
+		if c != told && c.player == player {
+			devices = append(devices, c)
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range devices {
+		var partner *lobbyConn
+		c.state.Lock()
+		if ls := c.seek; ls != nil && !ls.holds(token) && (ls.player == player || ls.mate != nil && ls.mate.player == player) {
+			// Replaced in the store by the seek seated: gone but here.
+			h.forget(ls)
+			c.seek = nil
+			h.mu.Lock()
+			partner = ls.other(c)
+			h.mu.Unlock()
+			if partner != nil {
+				defer partner.dropSeek(ls, "your partner sought alone")
+			}
+		}
+		c.state.Unlock()
+		c.seated(g, seat, token)
+	}
+}
+
 // refresh keeps the node's open seeks and tables alive, withdraws the
 // seeks whose sockets closed (a withdrawal that failed then), and
 // expires everyone's stale seeks and tables.
@@ -265,13 +377,21 @@ func (h *hall) refresh(now time.Time) {
 	h.mu.Lock()
 	var orphans []*localSeek
 	for _, ls := range h.seeks {
-		if ls.conn == nil {
+		if ls.orphan() {
 			orphans = append(orphans, ls)
 		}
 	}
 	h.mu.Unlock()
 	for _, ls := range orphans {
-		h.withdraw(ctx, ls)
+		if gone, _ := h.withdraw(ctx, ls); !gone {
+			continue
+		}
+		h.mu.Lock()
+		other := ls.leftBy(nil) // the partner still there, if a pair's
+		h.mu.Unlock()
+		if other != nil {
+			other.dropSeek(ls, "your partner left the lobby")
+		}
 	}
 	if _, err := h.pr.Refresh(ctx, now); err != nil {
 		h.s.repeats.Error("lobby: refreshing the seeks failed", "err", err)
@@ -291,27 +411,28 @@ func (h *hall) refresh(now time.Time) {
 
 // withdraw withdraws a seek of the node whose seeker left, if it is
 // still open and still the player's (another device of the player's
-// account may have replaced it); a claimed one stays, to be told.
-func (h *hall) withdraw(ctx context.Context, ls *localSeek) error {
+// account may have replaced it); a claimed one stays, to be told. It
+// reports whether the seek is gone from the store.
+func (h *hall) withdraw(ctx context.Context, ls *localSeek) (bool, error) {
 	cur, err := h.st.SeekOf(ctx, ls.player)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		h.forget(ls)
-		return nil
+		return true, nil
 	case err != nil:
-		return err
+		return false, err
 	case cur.ID != ls.id:
 		h.forget(ls)
-		return nil
+		return true, nil
 	case cur.Table != "":
-		return nil
+		return false, nil
 	}
 	err = h.pr.Withdraw(ctx, ls.player)
 	if err == nil || errors.Is(err, store.ErrNotFound) {
 		h.forget(ls)
-		return nil
+		return true, nil
 	}
-	return err
+	return false, err
 }
 
 // forget drops a seek of the node that is no longer in the store.

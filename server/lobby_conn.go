@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chaturaji/chaturaji/internal/strictjson"
@@ -32,31 +33,35 @@ const (
 	LobbyJoin     = "join"     // a client takes a seat at an open table
 	LobbyLeave    = "leave"    // a client leaves its open table's seat (its opener closes it)
 	LobbyStart    = "start"    // an open table's opener starts it, bots in the seats still empty
+	LobbyPair     = "pair"     // a client invites a partner to seek with it in a team pool
+	LobbyPartner  = "partner"  // a client takes a pair invitation by its code: the pair seeks
 
 	LobbyHello   = "hello"   // who the client is, first
 	LobbyState   = "lobby"   // the pools, their seekers and the open tables
 	LobbySeeking = "seeking" // the client's seek is stored: it waits
 	LobbyGone    = "withdrawn"
-	LobbySeated  = "seated" // the client's seat in its new game
-	LobbyAtTable = "table"  // the client's seat at an open table
+	LobbySeated  = "seated"  // the client's seat in its new game
+	LobbyAtTable = "table"   // the client's seat at an open table
+	LobbyInvited = "invited" // the client's pair invitation, with the code to give its partner
 	LobbyError   = "error"
 )
 
 // LobbyMessage is a client's message on the lobby's WebSocket.
 type LobbyMessage struct {
-	Kind string `json:"kind"` // LobbySeek, LobbyWithdraw, LobbyOpen, LobbyJoin, LobbyLeave or LobbyStart
+	Kind string `json:"kind"` // LobbySeek, LobbyWithdraw, LobbyOpen, LobbyJoin, LobbyLeave, LobbyStart, LobbyPair or LobbyPartner
 
 	// Pool is the pool a seek waits in, "RULES/TURN/rated|casual" such as
-	// "chaturaji/15s/casual" (seek).
+	// "chaturaji/15s/casual" (seek; pair, a pool of team rules).
 	Pool string `json:"pool,omitempty"`
 	// Bots: once BotWaitMS has passed with no table of people, bots of
-	// about the seeker's strength fill the seats left (seek); else the
-	// seek waits for people only.
+	// about the seeker's strength fill the seats left (seek, pair); else
+	// the seek waits for people only.
 	Bots bool `json:"bots,omitempty"`
-	// BotWaitMS is the wait before bots, in milliseconds (seek; 0 for
-	// the default, 20 s).
+	// BotWaitMS is the wait before bots, in milliseconds (seek, pair; 0
+	// for the default, 20 s).
 	BotWaitMS int64 `json:"bot_wait_ms,omitempty"`
-	// Name is a guest's name, shown to others (seek, open, join);
+	// Name is a guest's name, shown to others (seek, open, join, pair,
+	// partner);
 	// "Guest" if empty. A signed-in player is shown by the account's.
 	Name string `json:"name,omitempty"`
 
@@ -77,19 +82,26 @@ type LobbyMessage struct {
 	Open []string `json:"open,omitempty"`
 	// Table is the open table joined (join).
 	Table string `json:"table,omitempty"`
+	// Code is the pair invitation taken (partner), as the inviter was
+	// given it (invited).
+	Code string `json:"code,omitempty"`
 }
 
 // LobbyEvent is a message of the server on the lobby's WebSocket.
 type LobbyEvent struct {
-	Kind string `json:"kind"` // LobbyHello, LobbyState, LobbySeeking, LobbyGone, LobbySeated, LobbyAtTable or LobbyError
+	Kind string `json:"kind"` // LobbyHello, LobbyState, LobbySeeking, LobbyGone, LobbySeated, LobbyAtTable, LobbyInvited or LobbyError
 
 	// Name, Rating and Guest say who the client is (hello).
 	Name   string  `json:"name,omitempty"`
 	Rating float64 `json:"rating,omitempty"` // in the main rules, on the 1,500 scale
 	Guest  bool    `json:"guest,omitempty"`  // not signed in
 
-	Pool  string     `json:"pool,omitempty"`  // the pool sought (seeking, withdrawn, seated)
+	Pool  string     `json:"pool,omitempty"`  // the pool sought (seeking, withdrawn, seated, invited)
 	Since *time.Time `json:"since,omitempty"` // when the seek was made (seeking)
+
+	Code    string `json:"code,omitempty"`    // the pair invitation's code, for the partner's "partner" message (invited)
+	Partner string `json:"partner,omitempty"` // the partner's name, for a pair's seek (seeking, seated)
+	Why     string `json:"why,omitempty"`     // why a seek was withdrawn other than by the client's message (withdrawn)
 
 	Game  string `json:"game,omitempty"`  // the new game (seated)
 	Seat  string `json:"seat,omitempty"`  // the client's seat (seated, table)
@@ -122,9 +134,12 @@ type lobbyConn struct {
 	name              string
 	mu, sigma, rating float64
 
-	state sync.Mutex
-	seek  *localSeek // the open seek, if any
-	table string     // the open table it sits at, if any
+	order uint64 // the order of the sockets, to lock two at once (a pair's)
+
+	state  sync.Mutex
+	seek   *localSeek  // the open seek, if any: its own, or a pair's
+	table  string      // the open table it sits at, if any
+	invite *pairInvite // its open pair invitation, if any
 }
 
 // handleLobbyWS is GET /api/lobby/ws: the lobby's WebSocket.
@@ -158,7 +173,7 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.wg.Done()
-	c := &lobbyConn{h: h, nc: connOf(r), client: cl, out: make(chan []byte, lobbyOutbox), viewed: make(chan struct{}, 1)}
+	c := &lobbyConn{h: h, nc: connOf(r), client: cl, out: make(chan []byte, lobbyOutbox), viewed: make(chan struct{}, 1), order: lobbyConns.Add(1)}
 	if a := s.signedIn(r); a != nil {
 		c.account, c.player, c.name = a.ID, lobbyPlayer(a.ID), a.Name
 		c.mu, c.sigma = s.seekerRating(r.Context(), a.ID, "chaturaji")
@@ -180,6 +195,9 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	defer s.metrics.wsConns.Dec()
 	c.serve(r.Context())
 }
+
+// lobbyConns numbers the lobby WebSockets (lobbyConn.order).
+var lobbyConns atomic.Uint64
 
 // admit counts a lobby WebSocket of client cl, within MaxLobbyConns and
 // MaxLobbyConnsPerClient; leave uncounts it.
@@ -261,16 +279,21 @@ func (c *lobbyConn) gone() {
 	delete(h.conns, c)
 	h.mu.Unlock()
 	c.state.Lock()
-	ls, table := c.seek, c.table
-	c.seek, c.table = nil, ""
+	ls, table, inv := c.seek, c.table, c.invite
+	c.seek, c.table, c.invite = nil, "", nil
 	c.state.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), h.s.cfg.WriteTimeout)
 	defer cancel()
+	if inv != nil {
+		h.dropInvite(inv)
+	}
 	if ls != nil {
 		h.mu.Lock()
-		ls.conn = nil // the loop withdraws it if this fails
+		other := ls.leftBy(c) // the loop withdraws it if this fails
 		h.mu.Unlock()
-		h.withdraw(ctx, ls)
+		if gone, _ := h.withdraw(ctx, ls); gone && other != nil {
+			other.dropSeek(ls, "your partner left the lobby")
+		}
 	}
 	if table != "" {
 		h.leaveTable(ctx, c, table)
@@ -377,6 +400,10 @@ func (c *lobbyConn) handle(ctx context.Context, m *LobbyMessage) error {
 		return c.h.leaveTable(ctx, c, table)
 	case LobbyStart:
 		return c.h.startTable(ctx, c)
+	case LobbyPair:
+		return c.pair(ctx, m)
+	case LobbyPartner:
+		return c.partner(ctx, m)
 	}
 	return nil
 }
@@ -384,9 +411,9 @@ func (c *lobbyConn) handle(ctx context.Context, m *LobbyMessage) error {
 // check refuses a message no lobby could take, naming what is wrong.
 func (m *LobbyMessage) check() error {
 	switch m.Kind {
-	case LobbySeek, LobbyWithdraw, LobbyOpen, LobbyJoin, LobbyLeave, LobbyStart:
+	case LobbySeek, LobbyWithdraw, LobbyOpen, LobbyJoin, LobbyLeave, LobbyStart, LobbyPair, LobbyPartner:
 	default:
-		return Errorf(EINVALID, "unknown message kind %q: want seek, withdraw, open, join, leave or start", m.Kind)
+		return Errorf(EINVALID, "unknown message kind %q: want seek, withdraw, open, join, leave, start, pair or partner", m.Kind)
 	}
 	if err := checkName(m.Name); err != nil {
 		return Errorf(EINVALID, "name: %v", err)
@@ -397,9 +424,9 @@ func (m *LobbyMessage) check() error {
 	return nil
 }
 
-// seekPool stores the client's seek in a pool, replacing its open one.
+// seekPool stores the client's seek in a pool, replacing its open one
+// (a pair's too, whose partner is told) and its pair invitation.
 func (c *lobbyConn) seekPool(ctx context.Context, m *LobbyMessage) error {
-	h := c.h
 	pool, err := lobby.ParsePool(m.Pool)
 	if err != nil {
 		return lobbyError(err, "")
@@ -407,23 +434,40 @@ func (c *lobbyConn) seekPool(ctx context.Context, m *LobbyMessage) error {
 	if pool.Rated && c.account == "" {
 		return Errorf(EUNAUTHORIZED, "pool %q is rated: sign in to play rated games", pool.String())
 	}
+	if err := c.h.s.correspondenceRoom(pool); err != nil {
+		return err
+	}
 	c.state.Lock()
-	defer c.state.Unlock()
+	old, err := c.seekLocked(ctx, pool, m)
+	c.state.Unlock()
+	if old != nil {
+		old.dropSeek(old.seek, "your partner sought alone")
+	}
+	return err
+}
+
+// left is a pair's seek that its partner's new seek replaced, to tell
+// the other partner of.
+type left struct {
+	*lobbyConn
+	seek *localSeek
+}
+
+// seekLocked is seekPool with c.state held; it returns the partner of a
+// pair's seek replaced, to be told once c.state is released.
+func (c *lobbyConn) seekLocked(ctx context.Context, pool lobby.Pool, m *LobbyMessage) (*left, error) {
+	h := c.h
 	if c.table != "" {
-		return Errorf(ECONFLICT, "you sit at open table %s: leave it before you seek", c.table)
+		return nil, Errorf(ECONFLICT, "you sit at open table %s: leave it before you seek", c.table)
 	}
 	mu, sigma := c.mu, c.sigma
 	if c.account != "" {
 		mu, sigma = h.s.seekerRating(ctx, c.account, pool.Rules)
 	}
-	name := c.name
-	if c.account == "" && m.Name != "" {
-		name = m.Name
-	}
 	token, hash := newToken()
 	sk := &lobby.Seek{
 		Pool: pool, Bots: m.Bots, BotWait: time.Duration(m.BotWaitMS) * time.Millisecond,
-		Seekers: []lobby.Seeker{{Player: c.player, Name: name, Guest: c.account == "", Rating: shownRating(mu, sigma), Mu: mu, Sigma: sigma, TokenHash: hash}},
+		Seekers: []lobby.Seeker{{Player: c.player, Name: c.shownName(m.Name), Guest: c.account == "", Rating: shownRating(mu, sigma), Mu: mu, Sigma: sigma, TokenHash: hash}},
 	}
 	// Known to the loop before the store has it, so that a round of
 	// another node cannot seat it before this node knows its token.
@@ -435,51 +479,91 @@ func (c *lobbyConn) seekPool(ctx context.Context, m *LobbyMessage) error {
 	if err := h.pr.Add(ctx, sk, time.Now()); err != nil {
 		h.forget(ls)
 		if errors.Is(err, store.ErrConflict) {
-			return Errorf(ECONFLICT, "you are seated at a table already: wait for its game")
+			return nil, Errorf(ECONFLICT, "you are seated at a table already: wait for its game")
 		}
-		return lobbyError(err, "")
+		return nil, lobbyError(err, "")
 	}
+	var out *left
 	if old := c.seek; old != nil {
-		h.forget(old) // replaced in the store by Add
+		h.forget(old) // replaced in the store by Add, a pair's whole
+		h.mu.Lock()
+		if other := old.other(c); other != nil {
+			out = &left{other, old}
+		}
+		h.mu.Unlock()
+	}
+	if c.invite != nil {
+		h.dropInvite(c.invite)
+		c.invite = nil
 	}
 	c.seek = ls
 	since := sk.Since
 	c.post(&LobbyEvent{Kind: LobbySeeking, Pool: pool.String(), Since: &since})
 	h.poke()
+	return out, nil
+}
+
+// withdraw withdraws the client's open seek, a pair's whole (its
+// partner is told), or its open pair invitation.
+func (c *lobbyConn) withdraw(ctx context.Context) error {
+	h := c.h
+	c.state.Lock()
+	ls, inv := c.seek, c.invite
+	if ls == nil {
+		c.invite = nil
+		c.state.Unlock()
+		if inv == nil {
+			return Errorf(ENOTFOUND, "you have no open seek")
+		}
+		h.dropInvite(inv)
+		c.post(&LobbyEvent{Kind: LobbyGone, Pool: inv.pool.String()})
+		return nil
+	}
+	err := h.pr.Withdraw(ctx, c.player)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		c.state.Unlock()
+		return Errorf(ECONFLICT, "your seek is seated at a table already: its game is being made")
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		c.state.Unlock()
+		return lobbyError(err, "")
+	}
+	h.forget(ls)
+	c.seek = nil
+	c.post(&LobbyEvent{Kind: LobbyGone, Pool: ls.pool.String()})
+	h.mu.Lock()
+	other := ls.other(c)
+	h.mu.Unlock()
+	c.state.Unlock()
+	if other != nil {
+		other.dropSeek(ls, "your partner withdrew")
+	}
+	h.poke()
 	return nil
 }
 
-// withdraw withdraws the client's open seek.
-func (c *lobbyConn) withdraw(ctx context.Context) error {
+// dropSeek tells the client that its seek ls, a pair's, was withdrawn by
+// its partner, for the reason why; nothing if its seek is another now.
+func (c *lobbyConn) dropSeek(ls *localSeek, why string) {
 	c.state.Lock()
 	defer c.state.Unlock()
-	ls := c.seek
-	if ls == nil {
-		return Errorf(ENOTFOUND, "you have no open seek")
+	if c.seek != ls {
+		return
 	}
-	err := c.h.pr.Withdraw(ctx, c.player)
-	switch {
-	case errors.Is(err, store.ErrConflict):
-		return Errorf(ECONFLICT, "your seek is seated at a table already: its game is being made")
-	case err != nil && !errors.Is(err, store.ErrNotFound):
-		return lobbyError(err, "")
-	}
-	c.h.forget(ls)
 	c.seek = nil
-	c.post(&LobbyEvent{Kind: LobbyGone, Pool: ls.pool.String()})
-	c.h.poke()
-	return nil
+	c.post(&LobbyEvent{Kind: LobbyGone, Pool: ls.pool.String(), Why: why})
 }
 
 // seated tells the client of its seat in game g, with the seat's token,
 // once the seek it came from is over.
 func (c *lobbyConn) seated(g *made, seat int, token string) {
 	c.state.Lock()
-	pool := ""
-	if c.seek != nil && c.seek.token == token {
-		pool = c.seek.pool.String()
+	pool, partner := "", ""
+	if ls := c.seek; ls != nil && ls.holds(token) {
+		pool = ls.pool.String()
+		partner = ls.partnerOf(token)
 		c.seek = nil
 	}
 	c.state.Unlock()
-	c.post(&LobbyEvent{Kind: LobbySeated, Game: g.id, Seat: g.pr.Seats()[seat].String(), Token: token, Pool: pool})
+	c.post(&LobbyEvent{Kind: LobbySeated, Game: g.id, Seat: g.pr.Seats()[seat].String(), Token: token, Pool: pool, Partner: partner})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chaturaji/chaturaji/lobby"
 	"github.com/chaturaji/chaturaji/rules"
+	"github.com/chaturaji/chaturaji/store"
 )
 
 // made is a game the lobby made, as a seeker's node needs it to tell the
@@ -48,15 +49,45 @@ func accountOf(k lobby.Seeker) string {
 // lobbyGame returns the request for the game of a lobby's table of pool
 // with the players and names given: the pool's time per decision, rated
 // in a rated pool, the engine's help off in rated games, and for a long
-// time control a grace
-// for absent players as long as the server allows (Config.MaxGrace).
+// time control a grace for absent players as long as the server allows
+// (Config.MaxGrace). A game by correspondence (correspondence) gives a
+// player out of time's seat to a bot.
 func lobbyGame(cfg Config, pool lobby.Pool, players, names []string) *NewGame {
 	help := !pool.Rated
 	ng := &NewGame{Rules: pool.Rules, Seats: players, Names: names, TurnMS: pool.Turn.Milliseconds(), Help: &help, Rated: pool.Rated}
 	if grace := min(pool.Turn, cfg.MaxGrace); grace > cfg.Grace {
 		ng.AbandonMS = grace.Milliseconds()
 	}
+	if correspondence(cfg, pool) {
+		ng.OnTimeout = TimeoutBot
+	}
 	return ng
+}
+
+// correspondence reports whether the games of pool are played by
+// correspondence (Config.CorrespondenceTurn).
+func correspondence(cfg Config, pool lobby.Pool) bool {
+	return pool.Turn >= cfg.CorrespondenceTurn
+}
+
+// correspondenceRoom refuses a seek in a correspondence pool while the
+// node has Config.MaxCorrespondence live games by correspondence.
+func (s *Server) correspondenceRoom(pool lobby.Pool) error {
+	if !correspondence(s.cfg, pool) {
+		return nil
+	}
+	n := 0
+	s.mu.Lock()
+	for _, l := range s.games {
+		if l.table.Correspondence && l.state.Load().Status == string(store.Live) {
+			n++
+		}
+	}
+	s.mu.Unlock()
+	if n >= s.cfg.MaxCorrespondence {
+		return Errorf(EUNAVAILABLE, "the server has %d live games by correspondence, its limit; try again later, or seek in a faster pool", n)
+	}
+	return nil
 }
 
 // makeGame makes the game of a table of pool, unless the node is making
@@ -139,6 +170,7 @@ func (h *hall) createGame(id string, pool lobby.Pool, seats []lobby.Seat) (*made
 		return nil, err
 	}
 	table.Help = *ng.Help
+	table.Correspondence = correspondence(h.s.cfg, pool)
 	ctx, cancel := context.WithTimeout(h.s.ctx, time.Minute)
 	defer cancel()
 	c, err := h.s.open(ctx, &opening{

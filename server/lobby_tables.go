@@ -96,6 +96,9 @@ func (h *hall) openTable(ctx context.Context, c *lobbyConn, m *LobbyMessage) err
 	if pool.Rated && c.account == "" {
 		return Errorf(EUNAUTHORIZED, "a rated table is for signed-in players: sign in to open one")
 	}
+	if err := h.s.correspondenceRoom(pool); err != nil {
+		return err
+	}
 	if err := checkRange(m.MinRating, m.MaxRating); err != nil {
 		return err
 	}
@@ -124,6 +127,9 @@ func (h *hall) openTable(ctx context.Context, c *lobbyConn, m *LobbyMessage) err
 	defer c.state.Unlock()
 	if c.seek != nil {
 		return Errorf(ECONFLICT, "you have an open seek in pool %q: withdraw it before you open a table", c.seek.pool.String())
+	}
+	if c.invite != nil {
+		return Errorf(ECONFLICT, "you have an open pair invitation: withdraw it before you open a table")
 	}
 	if t := c.sitting(ctx); t != "" {
 		return Errorf(ECONFLICT, "you sit at open table %s already: leave it first", t)
@@ -270,6 +276,9 @@ func (h *hall) joinTable(ctx context.Context, c *lobbyConn, m *LobbyMessage) err
 	defer c.state.Unlock()
 	if c.seek != nil {
 		return Errorf(ECONFLICT, "you have an open seek in pool %q: withdraw it before you join a table", c.seek.pool.String())
+	}
+	if c.invite != nil {
+		return Errorf(ECONFLICT, "you have an open pair invitation: withdraw it before you join a table")
 	}
 	if cur := c.sitting(ctx); cur != "" {
 		return Errorf(ECONFLICT, "you sit at open table %s already: leave it first", cur)

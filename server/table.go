@@ -118,6 +118,11 @@ type Table struct {
 	// Rated: the game counts for its players' ratings (rated.go); false
 	// for games stored before rated games were.
 	Rated bool `json:"rated"`
+	// Correspondence: a lobby game of a day or more a decision
+	// (Config.CorrespondenceTurn), whose absent players keep their seats
+	// for each decision's whole time, with no grace and no expiry (clock.go).
+	// Only the lobby sets it.
+	Correspondence bool `json:"correspondence,omitempty"`
 }
 
 func (t Table) turnTime() time.Duration { return time.Duration(t.TurnMS) * time.Millisecond }

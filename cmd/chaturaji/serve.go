@@ -50,6 +50,7 @@ const serveHelp = `usage: chaturaji serve [--addr HOST:PORT] [--db DATABASE] [--
                        [--hash-concurrency N] [--hash-waiters N] [--log-level LEVEL] [--log-json]
                        [--retry-max D] [--lobby-round D] [--lobby-claim-wait D]
                        [--max-lobby-conns-per-client N] [--max-open-tables N]
+                       [--correspondence-turn D] [--max-correspondence N]
                        [--log-level LEVEL] [--log-json]
 
 Serve runs the authoritative game server: it keeps every game in the
@@ -173,6 +174,14 @@ Flags:
 	--max-open-tables N
 	                   open tables in the lobby at once, over every node
 	                   (default 1000)
+	--correspondence-turn D
+	                   the least time per decision of the lobby's games by
+	                   correspondence (default 24h): an absent player keeps
+	                   the seat for each decision's whole time, with no grace
+	                   and no expiry, and one out of time loses it to a bot
+	--max-correspondence N
+	                   live games by correspondence on this node (default
+	                   1000): past it the lobby refuses seeks in their pools
 	--lease DURATION   with PostgreSQL, how long a node's lease on a game lasts
 	                   unless renewed (default 5s): a dead node's games are
 	                   adopted by the others within about that
@@ -248,6 +257,8 @@ func runServe(e *env, args []string) error {
 	bodyTimeout := fs.Duration("body-timeout", 10*time.Second, "")
 	lobbyRound := fs.Duration("lobby-round", 250*time.Millisecond, "")
 	lobbyClaimWait := fs.Duration("lobby-claim-wait", 5*time.Second, "")
+	correspondenceTurn := fs.Duration("correspondence-turn", 24*time.Hour, "")
+	maxCorrespondence := fs.Int("max-correspondence", 1000, "")
 	maxLobbyConnsPerClient := fs.Int("max-lobby-conns-per-client", 8, "")
 	maxOpenTables := fs.Int("max-open-tables", 1000, "")
 	lease := fs.Duration("lease", 5*time.Second, "")
@@ -280,6 +291,9 @@ func runServe(e *env, args []string) error {
 	}
 	if *lobbyRound < 10*time.Millisecond || *lobbyClaimWait <= 0 {
 		return usageError("--lobby-round %v, --lobby-claim-wait %v: want 10ms or more, and a duration above 0", *lobbyRound, *lobbyClaimWait)
+	}
+	if *correspondenceTurn < time.Second || *maxCorrespondence < 1 {
+		return usageError("--correspondence-turn %v, --max-correspondence %d: want 1s or more, and 1 or more", *correspondenceTurn, *maxCorrespondence)
 	}
 	if *maxLobbyConnsPerClient < 1 || *maxOpenTables < 1 {
 		return usageError("--max-lobby-conns-per-client %d, --max-open-tables %d: want 1 or more", *maxLobbyConnsPerClient, *maxOpenTables)
@@ -351,6 +365,7 @@ func runServe(e *env, args []string) error {
 		Lease: *lease, Advertise: *advertise,
 		Accounts: accounts, SecureCookies: secure, AccountRate: *accountRate,
 		LobbyRound: *lobbyRound, LobbyClaimWait: *lobbyClaimWait, MaxLobbyConnsPerClient: *maxLobbyConnsPerClient, MaxOpenTables: *maxOpenTables,
+		CorrespondenceTurn: *correspondenceTurn, MaxCorrespondence: *maxCorrespondence,
 	}
 	keys := keySource{path: *keyPath, explicit: flagGiven(fs, "key-file")}
 	if !keys.explicit {
