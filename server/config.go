@@ -275,6 +275,13 @@ type Config struct {
 	// 20). They draw on this budget alone (the Account class).
 	AccountRate  float64
 	AccountBurst int // the bucket's size, in requests
+	// AccountInFlight caps the requests of the Account class one client
+	// may have under way at once (default 2); past it a request is
+	// refused at once (ETOOMANY). A flood from one address thus holds at
+	// most that many of the password hashes' places (running or waiting:
+	// Accounts.HashConcurrency + HashWaiters), and leaves the others to
+	// other clients, whatever its budget's burst.
+	AccountInFlight int
 	// NameFailures caps the failed sign-ins (by password or recovery code)
 	// under one username, whoever makes them, within NameWindow (default
 	// 10 in 15m): past it, sign-ins under the name are refused (ETOOMANY)
@@ -443,6 +450,7 @@ func (c Config) withDefaults() Config {
 		c.AccountRate = 0.2
 	}
 	defInt(&c.AccountBurst, 20)
+	defInt(&c.AccountInFlight, 2)
 	defInt(&c.NameFailures, 10)
 	def(&c.NameWindow, 15*time.Minute)
 	defInt(&c.MaxNames, 100000)
