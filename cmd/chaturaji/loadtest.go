@@ -142,8 +142,8 @@ Flags:
 	              sign in, and measure it instead
 	--signin-every D
 	              with --signin-flood, how often each client signs in (default
-	              2s; the server's default budget of a client is 20 at once
-	              and one every 5s after)
+	              5s, the pace a server's default budget of a client keeps up
+	              with for ever: 20 at once, then one every 5s)
 	--flood-time D
 	              with --signin-flood, how long the flood lasts (default 30s)
 	--flood-conns N
@@ -265,7 +265,7 @@ func runLoadtest(e *env, args []string) error {
 	lobbyN := fs.Int("lobby", 0, "")
 	lobbyRate := fs.Float64("lobby-rate", 250, "")
 	floodN := fs.Int("signin-flood", 0, "")
-	signinEvery := fs.Duration("signin-every", 2*time.Second, "")
+	signinEvery := fs.Duration("signin-every", 5*time.Second, "")
 	floodTime := fs.Duration("flood-time", 30*time.Second, "")
 	floodConns := fs.Int("flood-conns", 64, "")
 	nodeList := fs.String("nodes", "", "")

@@ -31,8 +31,9 @@ import (
 type Config struct {
 	Base    string // the server's base URL, such as http://127.0.0.1:8080
 	Clients int    // how many clients sign in beside the flood
-	// Every is how often each of them signs in (default 2s); they start
-	// spread evenly over the first Every.
+	// Every is how often each of them signs in (default 5s, within a
+	// server's default budget of a client); they start spread evenly over
+	// the first Every.
 	Every time.Duration
 	// Duration is how long the flood lasts, and the others sign in
 	// (default 30s).
@@ -80,7 +81,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("loadsignin: %d clients: want 1 or more", cfg.Clients)
 	}
 	if cfg.Every <= 0 {
-		cfg.Every = 2 * time.Second
+		cfg.Every = 5 * time.Second
 	}
 	if cfg.Duration <= 0 {
 		cfg.Duration = 30 * time.Second
