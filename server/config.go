@@ -376,6 +376,10 @@ type Config struct {
 	// /api/players/{name} gives for its graph, the most recent (default
 	// 500).
 	MaxProfileHistory int
+	// MaxExportGames caps the games GET /api/account/export lists, the
+	// most recently updated first (default 10000); the answer says if
+	// some were left out.
+	MaxExportGames int
 }
 
 func (c Config) withDefaults() Config {
@@ -461,6 +465,7 @@ func (c Config) withDefaults() Config {
 	defInt(&c.MaxLeaderOffset, 10000)
 	defInt(&c.MaxProfileGames, 100)
 	defInt(&c.MaxProfileHistory, 500)
+	defInt(&c.MaxExportGames, 10000)
 	defInt(&c.MaxProfileRulesets, 20)
 	def(&c.LobbyRound, 250*time.Millisecond)
 	def(&c.LobbyClaimWait, 5*time.Second)
