@@ -94,7 +94,8 @@ func hashTime(p account.Params) time.Duration {
 // answered 200 in time; the flood has no more than its budget's worth
 // (AccountBurst at once, AccountRate a second) not refused with 429; the
 // heap's peak stays within what the hashes may take, and what it keeps
-// after the flood, collected, within 16 MiB of what it kept before.
+// after the flood, collected once the hashes under way are done, within
+// 16 MiB of what it kept before.
 //
 // The pace follows the time h of one hash here and now (some 50 ms on a
 // quiet machine, a second under the race detector): each client signs in
@@ -175,9 +176,20 @@ func TestSignInFlood(t *testing.T) {
 		t.Errorf("the heap's peak: %.1f MiB; want at most %.1f MiB (twice %.1f MiB before, four times %d hashes of %d KiB, and 32 MiB)",
 			float64(peak)/(1<<20), float64(bound)/(1<<20), float64(before)/(1<<20), cfg.Accounts.HashConcurrency, account.OWASP.Memory)
 	}
-	runtime.GC()
-	if after := heapObjects(); after > before+16<<20 {
-		t.Errorf("the heap after the flood, collected: %.1f MiB; before: %.1f MiB; want at most 16 MiB more",
+	// The server may still run the hashes of requests whose clients gave
+	// up at the flood's end (argon2id does not stop halfway): collected
+	// again until they are done, the heap must come back within 16 MiB of
+	// where it was, as it never would if the flood left something behind.
+	var after uint64
+	for end := time.Now().Add(30 * time.Second); ; {
+		runtime.GC()
+		if after = heapObjects(); after <= before+16<<20 || time.Now().After(end) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after > before+16<<20 {
+		t.Errorf("the heap after the flood, collected: %.1f MiB for 30 s; before: %.1f MiB; want at most 16 MiB more",
 			float64(after)/(1<<20), float64(before)/(1<<20))
 	}
 }
