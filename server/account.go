@@ -387,22 +387,6 @@ func (s *Server) handleDeleteAccount(w http.ResponseWriter, r *http.Request) {
 	}{true})
 }
 
-// handleExport is GET /api/account/export: everything kept about the
-// account, as a JSON file to download.
-func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
-	a, _, ok := s.mustSignIn(w, r)
-	if !ok {
-		return
-	}
-	d, err := s.accounts.Export(r.Context(), a.ID)
-	if err != nil {
-		s.fail(w, r, s.accountError(err))
-		return
-	}
-	w.Header().Set("Content-Disposition", `attachment; filename="chaturaji-account.json"`)
-	writeJSON(w, http.StatusOK, d)
-}
-
 // handlePasskeys is GET /api/account/passkeys.
 func (s *Server) handlePasskeys(w http.ResponseWriter, r *http.Request) {
 	a, _, ok := s.mustSignIn(w, r)

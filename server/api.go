@@ -285,9 +285,16 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	if _, _, err := s.lookup(r.Context(), id); err != nil {
+	l, info, err := s.lookup(r.Context(), id)
+	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	var holders []string
+	if l != nil {
+		holders = l.holders()
+	} else {
+		holders = seatHolders(info.Seats)
 	}
 	evs, err := s.store.Events(r.Context(), id, after)
 	if err != nil {
@@ -296,7 +303,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	list := make([]json.RawMessage, len(evs))
 	for i, e := range evs {
-		list[i] = e.Data
+		list[i] = s.namedStart(r.Context(), e.Data, holders)
 	}
 	writeJSON(w, http.StatusOK, struct {
 		Events []json.RawMessage `json:"events"`

@@ -288,6 +288,13 @@ type Config struct {
 	// 20). They draw on this budget alone (the Account class).
 	AccountRate  float64
 	AccountBurst int // the bucket's size, in requests
+	// AccountInFlight caps the requests of the Account class one client
+	// may have under way at once (default 2); past it a request is
+	// refused at once (ETOOMANY). A flood from one address thus holds at
+	// most that many of the password hashes' places (running or waiting:
+	// Accounts.HashConcurrency + HashWaiters), and leaves the others to
+	// other clients, whatever its budget's burst.
+	AccountInFlight int
 	// NameFailures caps the failed sign-ins (by password or recovery code)
 	// under one username, whoever makes them, within NameWindow (default
 	// 10 in 15m): past it, sign-ins under the name are refused (ETOOMANY)
@@ -382,6 +389,10 @@ type Config struct {
 	// /api/players/{name} gives for its graph, the most recent (default
 	// 500).
 	MaxProfileHistory int
+	// MaxExportGames caps the games GET /api/account/export lists, the
+	// most recently updated first (default 10000); the answer says if
+	// some were left out.
+	MaxExportGames int
 }
 
 func (c Config) withDefaults() Config {
@@ -458,6 +469,7 @@ func (c Config) withDefaults() Config {
 		c.AccountRate = 0.2
 	}
 	defInt(&c.AccountBurst, 20)
+	defInt(&c.AccountInFlight, 2)
 	defInt(&c.NameFailures, 10)
 	def(&c.NameWindow, 15*time.Minute)
 	defInt(&c.MaxNames, 100000)
@@ -468,6 +480,7 @@ func (c Config) withDefaults() Config {
 	defInt(&c.MaxLeaderOffset, 10000)
 	defInt(&c.MaxProfileGames, 100)
 	defInt(&c.MaxProfileHistory, 500)
+	defInt(&c.MaxExportGames, 10000)
 	defInt(&c.MaxProfileRulesets, 20)
 	def(&c.LobbyRound, 250*time.Millisecond)
 	def(&c.LobbyClaimWait, 5*time.Second)

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/chaturaji/chaturaji/account"
@@ -141,6 +143,30 @@ func (s *Server) accountNames(ctx context.Context, seats []SeatInfo, holders []s
 		return seats
 	}
 	return out
+}
+
+// namedStart returns a stored event's data, but for a start event whose
+// seats' holders (by seat) include an account, which it returns with the
+// accounts' current usernames (accountNames): the stored start keeps the
+// names the seats had when the game began, a deleted account's too.
+func (s *Server) namedStart(ctx context.Context, data []byte, holders []string) []byte {
+	if s.accounts == nil || !slices.ContainsFunc(holders, func(h string) bool { return h != "" }) {
+		return data
+	}
+	var e Event
+	if err := json.Unmarshal(data, &e); err != nil || e.Kind != KindStart {
+		return data
+	}
+	seats := s.accountNames(ctx, e.Seats, holders, map[string]string{})
+	if slices.Equal(seats, e.Seats) {
+		return data
+	}
+	e.Seats = seats
+	b, err := json.Marshal(&e)
+	if err != nil {
+		return data
+	}
+	return b
 }
 
 // signedInSeat is the seat a signed-in claimer's account takes: its

@@ -88,6 +88,14 @@ func (s *Server) front(next http.Handler, route RouteFunc) http.Handler {
 			s.fail(w, r, ri.refused)
 			return
 		}
+		if ri.class == Account {
+			if !s.hashing.open(ri.client) {
+				s.fail(w, r, Errorf(ETOOMANY, "too many account requests under way from your address: at most %d at once; wait for their answers",
+					s.cfg.AccountInFlight))
+				return
+			}
+			defer s.hashing.close(ri.client)
+		}
 		next.ServeHTTP(w, r)
 	})
 	counted := s.metrics.instrument(limited)

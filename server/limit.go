@@ -134,9 +134,10 @@ func (b *budgets) len() int {
 	return len(b.clients)
 }
 
-// connCounter counts the WebSockets open from each client, so that no
-// one client can hold more than its share of the server. It holds an
-// entry only while a connection is open.
+// connCounter counts what each client holds at once (its WebSockets
+// open, its Account requests under way), so that no one client can hold
+// more than its share of the server. It holds an entry only while the
+// client holds something.
 type connCounter struct {
 	max     int
 	mu      sync.Mutex

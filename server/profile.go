@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -212,22 +213,10 @@ func (s *Server) handleProfile(w http.ResponseWriter, r *http.Request) {
 	}
 	p := Profile{Name: acc.Name, Ratings: []ProfileRating{}, Games: []ProfileGame{}}
 	for i, rt := range rs {
-		pr := ProfileRating{Rules: rt.Rules, Shown: show(rt.Mu, rt.Sigma), Games: rt.Games, LastPlayed: rt.Played, History: []RatingPoint{}}
-		if rt.Games > 0 {
-			pr.FirstRate = float64(rt.Firsts) / float64(rt.Games)
-			pr.MeanScore = float64(rt.Score) / float64(rt.Games)
-		}
-		if i < s.cfg.MaxProfileRulesets {
-			hist, err := ratings.RatingHistory(r.Context(), acc.ID, rt.Rules, s.cfg.MaxProfileHistory)
-			if err != nil {
-				s.fail(w, r, s.storeError("", err))
-				return
-			}
-			for _, h := range hist {
-				after := show(h.Mu, h.Sigma)
-				pr.History = append(pr.History, RatingPoint{Game: h.Game, At: h.At, Shown: after,
-					Change: after.Rating - show(h.MuBefore, h.SigmaBefore).Rating, Rank: h.Rank, Score: h.Score})
-			}
+		pr, err := profileRating(r.Context(), ratings, rt, i < s.cfg.MaxProfileRulesets, s.cfg.MaxProfileHistory)
+		if err != nil {
+			s.fail(w, r, s.storeError("", err))
+			return
 		}
 		p.Ratings = append(p.Ratings, pr)
 	}
@@ -237,22 +226,50 @@ func (s *Server) handleProfile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, g := range games {
-		pg := ProfileGame{ID: g.Game, Rules: g.Rules, Status: string(g.Status), Result: g.Result, Rated: g.Rated, Created: g.Created, Updated: g.Updated}
-		if pr, err := rules.Lookup(g.Rules); err == nil && g.Seat < pr.NumSeats() {
-			pg.Seat = pr.Seats()[g.Seat].String()
-		}
-		switch {
-		case g.Point != nil:
-			change := show(g.Point.Mu, g.Point.Sigma).Rating - show(g.Point.MuBefore, g.Point.SigmaBefore).Rating
-			pg.Rank, pg.Score, pg.Change = g.Point.Rank, &g.Point.Score, &change
-		case g.Status == store.Finished:
-			if rank, score, ok := resultPlace(g.Result, g.Seat); ok {
-				pg.Rank, pg.Score = rank, &score
-			}
-		}
-		p.Games = append(p.Games, pg)
+		p.Games = append(p.Games, profileGame(g))
 	}
 	writeJSON(w, http.StatusOK, p)
+}
+
+// profileRating returns an account's rating in a ruleset as a profile
+// shows it, with its last points of history, at most limit, if history.
+func profileRating(ctx context.Context, ratings store.Ratings, rt store.Rating, history bool, limit int) (ProfileRating, error) {
+	pr := ProfileRating{Rules: rt.Rules, Shown: show(rt.Mu, rt.Sigma), Games: rt.Games, LastPlayed: rt.Played, History: []RatingPoint{}}
+	if rt.Games > 0 {
+		pr.FirstRate = float64(rt.Firsts) / float64(rt.Games)
+		pr.MeanScore = float64(rt.Score) / float64(rt.Games)
+	}
+	if !history {
+		return pr, nil
+	}
+	hist, err := ratings.RatingHistory(ctx, rt.Account, rt.Rules, limit)
+	if err != nil {
+		return pr, err
+	}
+	for _, h := range hist {
+		after := show(h.Mu, h.Sigma)
+		pr.History = append(pr.History, RatingPoint{Game: h.Game, At: h.At, Shown: after,
+			Change: after.Rating - show(h.MuBefore, h.SigmaBefore).Rating, Rank: h.Rank, Score: h.Score})
+	}
+	return pr, nil
+}
+
+// profileGame returns one of an account's games as a profile lists it.
+func profileGame(g store.PlayedGame) ProfileGame {
+	pg := ProfileGame{ID: g.Game, Rules: g.Rules, Status: string(g.Status), Result: g.Result, Rated: g.Rated, Created: g.Created, Updated: g.Updated}
+	if pr, err := rules.Lookup(g.Rules); err == nil && g.Seat < pr.NumSeats() {
+		pg.Seat = pr.Seats()[g.Seat].String()
+	}
+	switch {
+	case g.Point != nil:
+		change := show(g.Point.Mu, g.Point.Sigma).Rating - show(g.Point.MuBefore, g.Point.SigmaBefore).Rating
+		pg.Rank, pg.Score, pg.Change = g.Point.Rank, &g.Point.Score, &change
+	case g.Status == store.Finished:
+		if rank, score, ok := resultPlace(g.Result, g.Seat); ok {
+			pg.Rank, pg.Score = rank, &score
+		}
+	}
+	return pg
 }
 
 // resultPlace reads a seat's score and place from a points game's Result

@@ -31,6 +31,7 @@ type Server struct {
 	memory  *ai.Pool                    // the search memory of every bot
 	budgets *budgets                    // each client's request budgets
 	conns   *connCounter                // WebSockets open by client
+	hashing *connCounter                // Account requests under way by client
 	cop     *http.CrossOriginProtection // nil if any origin is allowed
 	api     http.Handler                // the API, /healthz and /metrics, guarded (routes)
 	apiMux  *http.ServeMux              // the same, unguarded: it tells a request's route
@@ -87,6 +88,7 @@ func New(cfg Config, st store.Store, logger *slog.Logger) *Server {
 		memory:  ai.NewPool(cfg.BotMemory),
 		budgets: newBudgets(cfg),
 		conns:   newConnCounter(cfg.MaxConnsPerAddr),
+		hashing: newConnCounter(cfg.AccountInFlight),
 		games:   make(map[string]*live),
 		toRate:  make(chan string, rateRequests),
 		repeats: newRepeats(logger, cfg.RepeatLog),

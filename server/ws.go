@@ -42,6 +42,9 @@ type wsConn struct {
 	pr   *rules.Preset
 	live *live // nil once the game is over
 	seat int   // the seat held, -1 for a spectator
+	// holders are the accounts that hold the seats, by seat ("" for
+	// none), whose current names the start event shows (namedStart).
+	holders []string
 	// cred and client: the seat's token or its account's session, and the
 	// client's address, for the actions forwarded to the node that drives
 	// the game (forward.go).
@@ -142,7 +145,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	conn.SetReadLimit(s.cfg.MaxMessage * hardLimitFactor)
 	s.metrics.wsConns.Inc()
 	defer s.metrics.wsConns.Dec()
-	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat, rematch: stay == "1", client: client, cred: cred}
+	c := &wsConn{srv: s, conn: conn, nc: connOf(r), id: id, pr: pr, live: l, seat: seat, holders: holders, rematch: stay == "1", client: client, cred: cred}
 	c.ck, _ = c.nc.(corker)
 	c.serve(r.Context(), after)
 }
@@ -281,7 +284,7 @@ func (c *wsConn) serve(ctx context.Context, after int64) {
 		if e.Seq > last {
 			break
 		}
-		if err := c.write(ctx, e.Data); err != nil {
+		if err := c.write(ctx, c.srv.namedStart(ctx, e.Data, c.holders)); err != nil {
 			return
 		}
 	}

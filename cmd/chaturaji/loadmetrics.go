@@ -14,6 +14,7 @@ import (
 type memoryPeak struct {
 	base       string // the server's base URL
 	rss, goMem int64
+	heap       int64 // the peak of the Go heap's objects, live or not yet swept
 	commits    int64
 	commitSum  float64
 	cpu0, cpu  float64   // the process's CPU seconds, at the first and the last scrape
@@ -44,6 +45,7 @@ func (m *memoryPeak) scrape(ctx context.Context, lt *loadTest) {
 	}
 	m.rss = max(m.rss, int64(fig["process_resident_memory_bytes"]))
 	m.goMem = max(m.goMem, int64(fig["go_memory_classes_total_bytes"]))
+	m.heap = max(m.heap, int64(fig["go_memory_classes_heap_objects_bytes"]))
 	m.commits = int64(fig["chaturaji_store_append_seconds_count"])
 	m.commitSum = fig["chaturaji_store_append_seconds_sum"]
 	m.cpu = fig["process_cpu_seconds_total"]

@@ -32,6 +32,7 @@ const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL | --nodes
        chaturaji loadtest --start-nodes N --db postgres://... [--lease D] [--kill-after D] [--games N] ...
        chaturaji loadtest --idle N [--url URL]
        chaturaji loadtest --lobby N [--lobby-rate R] [--url URL]
+       chaturaji loadtest --signin-flood N [--signin-every D] [--flood-time D] [--flood-conns N] [--url URL]
 
 Loadtest plays N games at once against a game server on this machine, each
 with four human seats, each seat a WebSocket client that plays a random
@@ -100,6 +101,20 @@ game, from its table's last seeker's seek to the last of its players
 told of its seat (p50, p99, max), with the server's memory and CPU; it
 exits with status 1 if a seeker was seated twice or not at all.
 
+With --signin-flood N it plays nothing either: N clients, each from an
+address of its own, sign up, and then sign in with their passwords once
+every --signin-every, while one more address floods POST
+/api/account/signin for --flood-time with wrong passwords under ever new
+names, over --flood-conns connections, each sending its next request as
+soon as it has the answer. It reports how many of the N clients'
+sign-ins were answered 200 and their times (p50, p99, max), the flood's
+requests and their answers by status and code, and the server's peak
+memory (resident, Go's, and the Go heap's objects) and CPU; it exits
+with status 1 if one of the N clients' sign-ins was not answered 200.
+The server's limits of accounts are left as they are (in this process,
+its defaults): they are what the run measures. It needs a server on
+127.0.0.1, for the addresses.
+
 Against a server on 127.0.0.1 the clients come from the loopback addresses
 127.0.0.2, 127.0.0.3... (Linux answers on all of 127.0.0.0/8): the players
 of 16 games, or 400 idle WebSockets, from each, within a server's default
@@ -122,6 +137,18 @@ Flags:
 	--lobby-rate R
 	              with --lobby, how many seek a second once all are connected
 	              (default 250; 0 for all at once)
+	--signin-flood N
+	              flood the sign-in from one address while N clients of others
+	              sign in, and measure it instead
+	--signin-every D
+	              with --signin-flood, how often each client signs in (default
+	              5s, the pace a server's default budget of a client keeps up
+	              with for ever: 20 at once, then one every 5s)
+	--flood-time D
+	              with --signin-flood, how long the flood lasts (default 30s)
+	--flood-conns N
+	              with --signin-flood, the flood's connections (default 64; 0 for
+	              no flood, to measure the sign-ins alone)
 	--nodes URL,URL,...
 	              the running nodes of a cluster (chaturaji serve on each, on one
 	              PostgreSQL), instead of --url
@@ -237,6 +264,10 @@ func runLoadtest(e *env, args []string) error {
 	idle := fs.Int("idle", 0, "")
 	lobbyN := fs.Int("lobby", 0, "")
 	lobbyRate := fs.Float64("lobby-rate", 250, "")
+	floodN := fs.Int("signin-flood", 0, "")
+	signinEvery := fs.Duration("signin-every", 5*time.Second, "")
+	floodTime := fs.Duration("flood-time", 30*time.Second, "")
+	floodConns := fs.Int("flood-conns", 64, "")
 	nodeList := fs.String("nodes", "", "")
 	startN := fs.Int("start-nodes", 0, "")
 	db := fs.String("db", "", "")
@@ -260,6 +291,13 @@ func runLoadtest(e *env, args []string) error {
 	}
 	if *lobbyN > 0 && (*idle > 0 || *startN > 0 || *nodeList != "") {
 		return usageError("--lobby: not with --idle, --nodes or --start-nodes")
+	}
+	if *floodN < 0 || *floodN > 10000 || *signinEvery <= 0 || *floodTime <= 0 || *floodConns < 0 || *floodConns > 10000 {
+		return usageError("--signin-flood %d, --signin-every %v, --flood-time %v, --flood-conns %d: want 0 to 10000 clients, durations above 0 and 0 to 10000 connections",
+			*floodN, *signinEvery, *floodTime, *floodConns)
+	}
+	if *floodN > 0 && (*idle > 0 || *lobbyN > 0 || *startN > 0 || *nodeList != "") {
+		return usageError("--signin-flood: not with --idle, --lobby, --nodes or --start-nodes")
 	}
 	switch {
 	case *startN != 0 && (*startN < 1 || *startN > 16):
@@ -368,6 +406,14 @@ func runLoadtest(e *env, args []string) error {
 	if *idle > 0 {
 		fmt.Fprintf(e.stdout, "loadtest: %d idle WebSockets, server %s\n", *idle, where)
 		return lt.idle(ctx, e.stdout, *idle)
+	}
+	if *floodN > 0 {
+		if !lt.spread {
+			return usageError("--signin-flood: want a server on 127.0.0.1, so that the clients come from addresses of their own (127.0.0.2...)")
+		}
+		fmt.Fprintf(e.stdout, "loadtest: a sign-in flood from one address for %v over %d connections, %d other clients signing in every %v, server %s\n",
+			*floodTime, *floodConns, *floodN, *signinEvery, where)
+		return lt.signinFlood(ctx, e.stdout, *floodN, *floodConns, *signinEvery, *floodTime)
 	}
 	if *lobbyN > 0 {
 		fmt.Fprintf(e.stdout, "loadtest: %d lobby seekers, %g a second, server %s\n", *lobbyN, *lobbyRate, where)
