@@ -142,3 +142,43 @@ func TestDeletedAccountName(t *testing.T) {
 		}
 	})
 }
+
+// TestDeletedDuringGame deletes an account while its game goes on: the
+// record the game signs when it ends names the seat store.DeletedName, not
+// the username it was seated under, and verifies.
+func TestDeletedDuringGame(t *testing.T) {
+	cfg := ratedConfig()
+	_, cfg.SigningKey, _ = ed25519.GenerateKey(nil)
+	accountStores(t, cfg, func(t *testing.T, ts *testServer) {
+		d := newDevice(ts)
+		d.signUp("Asha", "correct horse")
+		asha, err := store.AccountsOf(ts.store).AccountNamed(context.Background(), "asha")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := ts.srv.CreateGame(context.Background(), &server.NewGame{
+			Rules: "chaturaji", Seats: []string{"human", "bot:1", "bot:2", "bot:greedy"}, Names: []string{"Asha"},
+			HostSeats: []string{"South"}, Accounts: []string{asha.ID}, AutoPass: new(bool),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.want(http.StatusOK, "POST", "/api/account/delete", `{"confirm": "Asha"}`)
+		playHumans(t, ts, g, 11)
+
+		text := string(ts.mustGet("/api/games/" + g.ID + "/record"))
+		recs, err := record.ParseString(text)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("the record: %v\n%s", err, text)
+		}
+		if south, _ := recs[0].Tags.Get("South"); south != store.DeletedName {
+			t.Errorf("the record of a game whose player deleted the account while it went on names South %q; want %q", south, store.DeletedName)
+		}
+		if strings.Contains(text, "Asha") {
+			t.Errorf("the record names the deleted account:\n%s", text)
+		}
+		if err := recs[0].CheckSignature(cfg.SigningKey.Public().(ed25519.PublicKey)); err != nil {
+			t.Errorf("the record's signature: %v", err)
+		}
+	})
+}

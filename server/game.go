@@ -548,7 +548,7 @@ func (l *live) snapshot() {
 // record returns the game's record; the seed is left out while the game
 // goes on, and once it is over the server signs it.
 func (l *live) record() *record.Record {
-	return gameRecord(l.game, l.info, l.table, l.times, l.takeovers, termination(l.last), l.over, l.srv.cfg.SigningKey)
+	return gameRecord(l.game, l.srv.withCurrentNames(l.info), l.table, l.times, l.takeovers, termination(l.last), l.over, l.srv.cfg.SigningKey)
 }
 
 // decider returns the seat that decides now and its index, or -1 if no one

@@ -177,3 +177,35 @@ func signedInSeat(st store.Seat, a *account.Account) store.Seat {
 	}
 	return st
 }
+
+// withCurrentNames returns info, or a copy of it whose seats held by
+// accounts deleted since they were seated are named store.DeletedName: a
+// record built for a game whose player deleted the account while it went
+// on does not name them. A name that cannot be read now stands.
+func (s *Server) withCurrentNames(info *store.Game) *store.Game {
+	if s.accounts == nil {
+		return info
+	}
+	var out *store.Game
+	for i, seat := range info.Seats {
+		if seat.Account == "" || seat.Name == store.DeletedName {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, storeTimeout)
+		a, err := s.accounts.Account(ctx, seat.Account)
+		cancel()
+		if err != nil || a.Name != store.DeletedName {
+			continue
+		}
+		if out == nil {
+			c := *info
+			c.Seats = append([]store.Seat(nil), info.Seats...)
+			out = &c
+		}
+		out.Seats[i].Name = store.DeletedName
+	}
+	if out == nil {
+		return info
+	}
+	return out
+}
