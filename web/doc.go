@@ -45,6 +45,9 @@
 // Play, which seeks a game in the lobby (/play, lobby.js: quick pairing in
 // the pool this browser chose last, choice.js; the live list of seekers and
 // open tables, over the lobby's WebSocket) and opens the game once seated.
+// In team rules "Play with a partner" shows a link, /play?partner=CODE,
+// which the partner opens to seek with the inviter as one team (pair.js);
+// the page says why when a partner's leaving withdrew the pair's seek.
 // Accounts are optional: /signup makes one with a passkey
 // (navigator.credentials, passkey.js) or a password and shows its recovery
 // codes once; /signin signs in by passkey, password or recovery code;

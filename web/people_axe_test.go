@@ -9,9 +9,9 @@ import (
 
 // TestPeoplePagesAccessible runs axe-core on the pages of people (sign in,
 // sign up and its recovery codes, the account, the lobby with a seek
-// waiting, a profile, the leaderboard) on a 390x844 phone and a 1366x768
-// computer, light and dark: no violations, and nothing wider than the
-// screen.
+// waiting and with a partner invited, its link shown, a profile, the
+// leaderboard) on a 390x844 phone and a 1366x768 computer, light and
+// dark: no violations, and nothing wider than the screen.
 func TestPeoplePagesAccessible(t *testing.T) {
 	axeScript(t)
 	site := newSite(t)
@@ -59,6 +59,12 @@ func TestPeoplePagesAccessible(t *testing.T) {
 				report("lobby")
 				must(t, p.ClickElement("#cancel"))
 				must(t, p.Wait(`document.body.dataset.seeking === 'no'`, 10*time.Second))
+				choosePool(t, p, "chaturaji-teams", "15s", "casual", "0")
+				must(t, p.ClickElement("#pair"))
+				must(t, p.Wait(`document.body.dataset.pair === 'inviting' && document.querySelector('#pair-link').value`, 10*time.Second))
+				report("lobby, a partner invited")
+				must(t, p.ClickElement("#cancel"))
+				must(t, p.Wait(`!document.body.dataset.pair && document.querySelector('#pair-invite').hidden`, 10*time.Second))
 
 				must(t, p.Go(site.Local+"/players/"+name))
 				must(t, p.Wait(`document.body.dataset.loaded || document.querySelector('#profile-error').textContent`, 10*time.Second))

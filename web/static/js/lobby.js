@@ -2,15 +2,17 @@
 // The lobby page: quick pairing (a pool of rules, time and rated or
 // casual; Play and Cancel; bots after a wait, or people only), the live
 // list of waiting seekers and open tables with names and ratings, opening
-// a table and starting it with bots, and, once seated, the game. It
-// talks to the server over one WebSocket (GET /api/lobby/ws, docs/api.md
-// "The lobby"); closing the page withdraws the seek.
+// a table and starting it with bots, partners who come as a pair in team
+// rules (pair.js), and, once seated, the game. It talks to the server over
+// one WebSocket (GET /api/lobby/ws, docs/api.md "The lobby"); closing the
+// page withdraws the seek, a pair's whole.
 
 import * as api from './api.js';
 import { me } from './accounts.js';
 import { h, byId, replace, ago } from './dom.js';
 import { ratingSpan, playerLink } from './people.js';
 import { rememberedChoice, remember } from './choice.js';
+import { showInvite, wireCopy, takeCode, whyWords } from './pair.js';
 import './session.js';
 
 /**
@@ -21,7 +23,7 @@ import './session.js';
  *   seats: TableSeat[], created: string}} TableView
  * @typedef {{kind: string, name?: string, rating?: number, guest?: boolean, pools?: PoolView[], tables?: TableView[],
  *   pool?: string, since?: string, game?: string, seat?: string, token?: string, table?: TableView,
- *   error?: {code: string, message: string}, echo?: string}} LobbyEvent
+ *   partner?: string, code?: string, why?: string, error?: {code: string, message: string}, echo?: string}} LobbyEvent
  *   a message of the server on the lobby's WebSocket (docs/api.md, "The lobby")
  */
 
@@ -74,6 +76,16 @@ class Lobby {
     this.closed = false;
     /** a seek asked for before the socket opened */
     this.wantSeek = false;
+    /** a pair invitation asked for, and a partner's code to take, before the socket opened */
+    this.wantPair = false;
+    this.wantPartner = '';
+    /** the code of the client's open pair invitation, while its partner has not come */
+    this.invite = '';
+    /** the partner's name while the client seeks as one of a pair, and whether it invited */
+    this.partner = '';
+    this.inviter = false;
+    /** the pool of the pair's invitation or seek, as the server gave it */
+    this.pairPool = '';
     /** @type {PoolView[]} the lobby's pools as last shown */
     this.pools = [];
     /** @type {TableView[]} the open tables as last shown */
@@ -87,8 +99,11 @@ class Lobby {
     ws.addEventListener('open', () => {
       this.retry = 500;
       document.body.dataset.lobby = 'open';
-      if (this.seeking) this.send(this.seekMessage()); // a seek is withdrawn when its socket closes: ask again
+      if (this.invite || this.partner) this.lost(); // the server forgot them with the old socket
+      else if (this.seeking) this.send(this.seekMessage()); // a seek is withdrawn when its socket closes: ask again
       else if (this.wantSeek) { this.wantSeek = false; this.seek(); }
+      else if (this.wantPair) { this.wantPair = false; this.pair(); }
+      else if (this.wantPartner) { const code = this.wantPartner; this.wantPartner = ''; this.join(code); }
     });
     ws.addEventListener('message', (ev) => {
       /** @type {LobbyEvent} */
@@ -115,15 +130,29 @@ class Lobby {
     return { kind: 'seek', pool: poolKey(c), bots: wait > 0, bot_wait_ms: wait > 0 ? wait * 1000 : 0 };
   }
 
-  seek() {
-    const c = choice();
+  /**
+   * mayPlay remembers the choices and says whether the client may play
+   * in their pool, telling a guest who chose a rated one to sign in.
+   * @param {import('./choice.js').Choice} c
+   */
+  mayPlay(c) {
     remember(c);
     if (c.rated === 'rated' && !this.signedIn) {
       byId('lobby-error').replaceChildren('Rated games are for signed-in players: ', h('a', { href: '/signin?next=/play' }, 'sign in'), ' or ', h('a', { href: '/signup?next=/play' }, 'make an account'), '.');
-      return;
+      return false;
     }
     byId('lobby-error').textContent = '';
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+    this.note('');
+    return true;
+  }
+
+  get open() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  seek() {
+    if (!this.mayPlay(choice())) return;
+    if (!this.open) {
       this.wantSeek = true;
       return;
     }
@@ -132,26 +161,100 @@ class Lobby {
     this.showSeeking();
   }
 
+  /** pair asks for an invitation to give a partner, in the pool chosen (of team rules). */
+  pair() {
+    if (!this.mayPlay(choice())) return;
+    if (!this.open) {
+      this.wantPair = true;
+      return;
+    }
+    this.inviter = true;
+    this.send({ ...this.seekMessage(), kind: 'pair' });
+  }
+
+  /**
+   * join takes a partner's invitation, the code its link brought.
+   * @param {string} code
+   */
+  join(code) {
+    this.note('Joining your partner…');
+    if (!this.open) {
+      this.wantPartner = code;
+      return;
+    }
+    this.inviter = false;
+    this.send({ kind: 'partner', code });
+  }
+
   cancel() {
     this.seeking = false;
+    this.invite = '';
+    this.partner = '';
     this.send({ kind: 'withdraw' });
     this.showSeeking();
   }
 
+  /** lost says that the invitation or the pair's seek went with the socket that closed. */
+  lost() {
+    this.note(this.invite
+      ? 'The connection to the lobby was lost, and your invitation with it: invite your partner again, with a new link.'
+      : 'The connection to the lobby was lost, and the seek you made with your partner with it: start again together.');
+    this.seeking = false;
+    this.invite = '';
+    this.partner = '';
+    this.showSeeking();
+  }
+
+  /**
+   * note says something of the pair that stays until the next choice ('' for nothing).
+   * @param {string} text
+   */
+  note(text) {
+    byId('pair-note').textContent = text;
+  }
+
+  /** teams says whether the rules chosen are played by partners. */
+  teams() {
+    const pr = presets.find((p) => p.name === sel('rules').value);
+    return !!pr && pr.partners;
+  }
+
   showSeeking() {
     const c = choice();
-    byId('seek').hidden = this.seeking;
-    byId('cancel').hidden = !this.seeking;
-    for (const id of ['rules', 'turn', 'rated', 'bots']) sel(id).disabled = this.seeking;
+    const busy = this.seeking || !!this.invite;
+    byId('seek').hidden = busy;
+    byId('pair').hidden = busy || !this.teams();
+    byId('cancel').hidden = !busy;
+    for (const id of ['rules', 'turn', 'rated', 'bots']) sel(id).disabled = busy;
     const status = byId('seek-status');
-    status.classList.toggle('waiting', this.seeking);
+    status.classList.toggle('waiting', busy);
     document.body.dataset.seeking = this.seeking ? 'yes' : 'no';
-    if (!this.seeking) {
-      status.textContent = '';
-      return;
-    }
+    document.body.dataset.pair = this.invite ? 'inviting' : this.partner && this.seeking ? 'paired' : '';
+    showInvite(this.invite);
     const wait = Number(c.bots);
-    status.textContent = `Looking for players: ${poolWords(poolKey(c))}. ${wait > 0 ? `Bots fill the empty seats after ${wait} s.` : 'Waiting for people only.'}`;
+    const bots = wait > 0 ? `Bots fill the empty seats after ${wait} s.` : 'Waiting for people only.';
+    if (this.invite) {
+      status.textContent = `Waiting for your partner to open the link: ${poolWords(this.pairPool)}.`;
+    } else if (this.seeking && this.partner) {
+      status.textContent = `Looking for opponents with your partner ${this.partner}: ${poolWords(this.pairPool)}. ${this.inviter ? bots : 'Your partner chose whether bots fill the empty seats.'}`;
+    } else if (this.seeking) {
+      status.textContent = `Looking for players: ${poolWords(poolKey(c))}. ${bots}`;
+    } else {
+      status.textContent = '';
+    }
+  }
+
+  /**
+   * showPool sets the menus to a pool the client was put in (a partner's
+   * invitation), where they offer it.
+   * @param {string} key
+   */
+  showPool(key) {
+    const [rules, turn, rated] = key.split('/');
+    for (const [id, v] of [['rules', rules], ['turn', turn], ['rated', rated]]) {
+      const s = sel(id);
+      if ([...s.options].some((o) => o.value === v)) s.value = v;
+    }
   }
 
   /** @param {LobbyEvent} m */
@@ -163,12 +266,27 @@ class Lobby {
       case 'lobby':
         this.render(m.pools || [], m.tables || []);
         break;
+      case 'invited':
+        this.invite = m.code || '';
+        this.pairPool = m.pool || '';
+        this.showSeeking();
+        break;
       case 'seeking':
         this.seeking = true;
+        this.partner = m.partner || '';
+        if (this.partner) {
+          this.invite = '';
+          this.pairPool = m.pool || '';
+          this.showPool(this.pairPool);
+          this.note('');
+        }
         this.showSeeking();
         break;
       case 'withdrawn':
         this.seeking = false;
+        this.invite = '';
+        this.partner = '';
+        if (m.why) this.note(whyWords(m.why));
         this.showSeeking();
         break;
       case 'table':
@@ -183,6 +301,10 @@ class Lobby {
       case 'error':
         byId('lobby-error').textContent = m.error ? m.error.message : 'The lobby refused that.';
         if (m.echo === 'seek' && this.seeking) { this.seeking = false; this.showSeeking(); }
+        if (m.echo === 'partner') {
+          this.note('');
+          byId('lobby-error').textContent = `Your partner's link did not work: ${m.error ? m.error.message : 'the lobby refused it'}.`;
+        }
         break;
     }
   }
@@ -292,15 +414,21 @@ async function main() {
       : 'No rating changes: guests welcome.';
   };
   sel('rated').addEventListener('change', explain);
-  for (const id of ['rules', 'turn', 'rated', 'bots']) sel(id).addEventListener('change', () => remember(choice()));
+  for (const id of ['rules', 'turn', 'rated', 'bots']) sel(id).addEventListener('change', () => { remember(choice()); lobby.showSeeking(); });
   explain();
   byId('seek-form').addEventListener('submit', (e) => { e.preventDefault(); lobby.seek(); });
   byId('cancel').addEventListener('click', () => lobby.cancel());
+  byId('pair').addEventListener('click', () => lobby.pair());
+  wireCopy();
   byId('table-form').addEventListener('submit', (e) => { e.preventDefault(); lobby.openTable(); });
   window.addEventListener('pagehide', () => { lobby.closed = true; if (lobby.ws) lobby.ws.close(); });
+  lobby.showSeeking();
   lobby.connect();
-  // Play on the home page comes here to seek at once.
-  if (new URLSearchParams(location.search).has('now')) lobby.seek();
+  // A partner's link brings its invitation's code; Play on the home page
+  // comes here to seek at once.
+  const code = takeCode();
+  if (code) lobby.join(code);
+  else if (new URLSearchParams(location.search).has('now')) lobby.seek();
   document.body.dataset.ready = 'yes';
 }
 
