@@ -98,8 +98,9 @@ else
 	go test -count=1 $(go list ./... | grep -v -x -F "$race_pkgs")
 	step "go test -race, of the packages with concurrency"
 	# -timeout: package web's browser tests, as many at once as there are
-	# cores, take minutes; a hung test fails the run at 20 minutes
-	# instead of holding it.
+	# cores, take minutes, and several times as long under the race
+	# detector; a hung test fails the run at 30 minutes instead of holding
+	# it.
 	# shellcheck disable=SC2086
-	go test -count=1 -race -timeout 20m $race_pkgs
+	go test -count=1 -race -timeout 30m $race_pkgs
 fi
