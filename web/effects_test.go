@@ -281,7 +281,9 @@ func TestTeamsTurnOneLine(t *testing.T) {
 	p := newPage(t, 1280, 900, false)
 	for _, page := range []string{"/game/", "/replay/"} {
 		must(t, p.Go(site.URL+page+id))
-		must(t, p.Wait(`document.querySelectorAll('#moves .move-item').length > 0`, 10*time.Second))
+		// The page shows a finished game's events one after another: wait
+		// for every turn's line.
+		must(t, p.Wait(fmt.Sprintf(`document.querySelectorAll('#moves .move-line:not(.note)').length >= %d`, len(want)), 30*time.Second))
 		got := eval[[]string](t, p, `[...document.querySelectorAll('#moves .move-line:not(.note)')].map(l =>
 			(l.querySelector('.army-badge').dataset.army + ' ' + l.querySelector('.move-roll').textContent + ' ' +
 			[...l.querySelectorAll('.move-act')].map(a => a.dataset.action).join(',')).trim())`)
