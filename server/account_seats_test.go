@@ -81,7 +81,9 @@ func TestAccountSeats(t *testing.T) {
 		}
 
 		// A guest's game: the token, as ever.
-		guest := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"]}`)
+		// Without auto_pass the first decision is always South's: with it,
+		// South may pass by the server until the bots take its king.
+		guest := ts.create(`{"seats": ["human", "bot:random", "bot:random", "bot:random"], "auto_pass": false}`)
 		if s := ts.state(guest.ID).Seats[0]; s.Account || s.Name != "" {
 			t.Fatalf("a guest's seat: %+v", s)
 		}

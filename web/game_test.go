@@ -52,7 +52,7 @@ func TestFinishAndReplay(t *testing.T) {
 	must(t, p.Go(site.URL+"/"))
 	must(t, p.Wait(`document.querySelector('#seat-East')`, 5*time.Second))
 	eval[bool](t, p, `(() => {
-		document.querySelector('#house-clock').value = '40';
+		document.querySelector('#house-clock').value = '20';
 		for (const s of ['West', 'North', 'East']) document.querySelector('#seat-' + s).value = 'bot:greedy';
 		document.querySelector('#name-South').value = 'Ann';
 		return true;
@@ -64,8 +64,8 @@ func TestFinishAndReplay(t *testing.T) {
 	must(t, p.ClickElement("#open-game"))
 	must(t, p.Wait(`location.pathname.startsWith('/game/') && document.body.dataset.seq`, 10*time.Second))
 	id := eval[string](t, p, `location.pathname.split('/')[2]`)
-	if rules := eval[string](t, p, `document.querySelector('#game-title a').textContent`); rules != "chaturaji+clock=40" {
-		t.Errorf("the game plays %q, want chaturaji+clock=40", rules)
+	if rules := eval[string](t, p, `document.querySelector('#game-title a').textContent`); rules != "chaturaji+clock=20" {
+		t.Errorf("the game plays %q, want chaturaji+clock=20", rules)
 	}
 
 	// Record every score line the page shows while the game goes on, from
@@ -77,7 +77,7 @@ func TestFinishAndReplay(t *testing.T) {
 		note();
 		return Number(document.body.dataset.seq);
 	})()`)
-	playUntil(t, p, `document.body.dataset.status === 'finished'`, 60*time.Second)
+	playUntil(t, p, `document.body.dataset.status === 'finished'`, 150*time.Second)
 	// The scores shown change with the game's, if they changed after the
 	// event the page showed when the watch began (greedy bots may end a
 	// game before, and a game may end by the clock with no capture at all;
@@ -152,7 +152,7 @@ func TestFinishAndReplay(t *testing.T) {
 	again := eval[string](t, p, `location.pathname.split('/')[2]`)
 	st2, err := site.State(again)
 	must(t, err)
-	if st2.Rules != "chaturaji+clock=40" || st2.Seats[0].Player != "human" || st2.Seats[0].Name != "Ann" || st2.Seats[1].Player != "bot:greedy" {
+	if st2.Rules != "chaturaji+clock=20" || st2.Seats[0].Player != "human" || st2.Seats[0].Name != "Ann" || st2.Seats[1].Player != "bot:greedy" {
 		t.Errorf("rematch %s: rules %s, seats %+v", again, st2.Rules, st2.Seats)
 	}
 
