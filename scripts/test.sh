@@ -86,8 +86,8 @@ fi
 # hashing) and the lobby (rounds on several nodes), and the command (serve,
 # loadtest and match run goroutines). Their tests run once, under the race
 # detector; the other packages' tests run without it.
-# CHATURAJI_RACE=0 runs every package's tests without the race detector: CI
-# runs the suite twice, and the race detector once (on the plain clone).
+# CHATURAJI_RACE=0 runs every package's tests without the race detector,
+# for a quicker run by hand.
 race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|learn|web|account|lobby|cmd/chaturaji)($|/)' || true)
 if [ "${CHATURAJI_RACE:-1}" = 0 ] || [ -z "$race_pkgs" ]; then
 	step "go test (the race detector left out: CHATURAJI_RACE=0)"
