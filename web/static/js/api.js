@@ -18,8 +18,10 @@
  *   invited: a human seat that waits for its player to claim it with its invite;
  *   account: a signed-in player holds the seat, name is their username
  * @typedef {{spec: string, label: string, about: string}} PlayerChoice
- * @typedef {{turn_ms: number, on_timeout: string, help?: boolean, abandon_ms: number, takeover: string, auto_pass: boolean, bot_delay_ms?: number}} Table
- *   help: false when the table turned engine help (hints, expected scores) off
+ * @typedef {{turn_ms: number, on_timeout: string, help?: boolean, abandon_ms: number, takeover: string, auto_pass: boolean, bot_delay_ms?: number,
+ *   bank_ms?: number, increment_ms?: number, delay_ms?: number, chat?: boolean}} Table
+ *   help: false when the table turned engine help (hints, expected scores) off; bank_ms: each seat's bank of time
+ *   for the game, with increment_ms or delay_ms
  * @typedef {{seq?: number, kind: string, at?: string, seat?: string, roll?: string, action?: string,
  *   by?: string, player?: string, reason?: string, rules?: string, seed_hash?: string,
  *   seats?: SeatInfo[], table?: Table, position?: string, to_act?: string, dice?: string,
@@ -27,8 +29,9 @@
  *   result?: string, end?: string, seed?: string, game?: string, last?: number,
  *   error?: {code: string, message: string}, echo?: string,
  *   captures?: Capture[], removed?: Capture[], gains?: Gain[], frozen?: string[], revived?: string[],
- *   out?: string[]}} GameEvent
+ *   out?: string[], banks_ms?: number[], used_ms?: number}} GameEvent
  *   reason: why a bot took a seat, or why the server played an action itself ("no-move", "timeout");
+ *   banks_ms: at a bank table, each seat's bank as of the decision the event opens; used_ms: an action's time
  *   captures ... out: what an action did (docs/api.md, "What an action did")
  * @typedef {{seat: string, piece: string, square: string, points: number}} Capture
  *   a piece an action took: its owner, its letter, its square, the points it scored
@@ -37,7 +40,7 @@
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seed_hash: string,
  *   table: Table, seq: number, created: string, updated: string, position: string,
  *   to_act?: string, dice: string, scores: number[], actions: string[], deadline?: string,
- *   ranks?: number[], result?: string, end?: string, seed?: string}} GameState
+ *   ranks?: number[], result?: string, end?: string, seed?: string, banks_ms?: number[]}} GameState
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seq: number,
  *   to_act?: string, scores?: number[], result?: string, created: string, updated: string,
  *   seed_hash: string}} Summary
@@ -171,7 +174,8 @@ export async function games(status, limit) {
  * seats it holds (host_seats) and the invites of the others, which are
  * for friends and never act here.
  * @param {{rules: string, seats: string[], names?: string[], host_seats?: string[], turn_ms?: number,
- *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean, help?: boolean, bot_delay_ms?: number}} ng
+ *   on_timeout?: string, takeover?: string, abandon_ms?: number, auto_pass?: boolean, help?: boolean, bot_delay_ms?: number,
+ *   bank_ms?: number, increment_ms?: number, delay_ms?: number, chat?: boolean}} ng
  * @returns {Promise<Created>}
  */
 export async function createGame(ng) {

@@ -93,6 +93,8 @@ class GamePage {
     this.opened = {};
     /** @type {Record<string, number>} how long each seat's last decision took (ms), by seat name */
     this.took = {};
+    /** @type {number[]|undefined} at a bank table, each seat's bank (ms) as of the decision open */
+    this.banks = undefined;
     this.status = st.status;
     /** @type {{seat: string, roll: string, note: string}} colour letter and faces of the last roll; note: a roll-off */
     this.lastRoll = { seat: '', roll: '', note: '' };
@@ -242,7 +244,11 @@ class GamePage {
         }
         if (e.by === 'player' && e.seat) this.moved.add(e.seat);
         const began = this.opened[e.seat || ''];
-        if (began !== undefined && e.at) {
+        if (e.used_ms !== undefined && e.seat) {
+          // The time the server's clock counted, outages left out.
+          this.took[e.seat] = e.used_ms;
+          delete this.opened[e.seat];
+        } else if (began !== undefined && e.at) {
           this.took[e.seat || ''] = Math.max(0, Date.parse(e.at) - began);
           delete this.opened[e.seat || ''];
         }
@@ -276,6 +282,7 @@ class GamePage {
       if (e.scores && e.seq) this.scoreHistory.push({ step: e.seq, scores: e.scores });
       this.actions = e.actions || [];
       this.deadline = e.deadline || '';
+      if (e.banks_ms) this.banks = e.banks_ms;
       this.status = e.status || this.status;
       // A decision with a deadline opened now: its time runs from the
       // deadline less the table's time for a decision.
@@ -364,7 +371,7 @@ class GamePage {
       seats: this.seats, scores: this.scores, ranks: this.end ? this.end.ranks || null : null,
       toAct: this.toAct, frozen: status.frozen, out: status.out, held: this.held, deadline: this.deadline,
       over: this.status !== 'live', team: status.team, commands: status.commands,
-      turnMS: this.table.turn_ms, took: this.took,
+      turnMS: this.table.turn_ms, took: this.took, banks: this.banks,
     });
     this.moveList.render(this.turns);
     this.trays.render(this.taken);

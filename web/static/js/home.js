@@ -24,6 +24,8 @@ async function main() {
   byId('play-now').addEventListener('click', playNow);
   sayPool();
   byId('new-game').addEventListener('submit', (e) => { e.preventDefault(); create(); });
+  byId('time').addEventListener('change', sayTime);
+  sayTime();
   try {
     [presets, players] = await Promise.all([api.presets(), api.players()]);
   } catch (e) {
@@ -211,6 +213,48 @@ function showRules() {
   byId('house-summary').textContent = house.length ? `The game will play ${rulesName()}.` : '';
 }
 
+/**
+ * @typedef {object} TimeControl
+ * @property {number} [turn_ms] a clock for each decision
+ * @property {number} [bank_ms] a bank of time for the whole game
+ * @property {number} [increment_ms] added to the bank after each decision
+ * @property {number} [delay_ms] the part of each decision the bank does not pay
+ */
+
+/**
+ * timeControl reads the time menu: a number of milliseconds a decision
+ * ("0" for no clock), or "bank:BANK:INCREMENT:DELAY" in milliseconds.
+ * @returns {TimeControl}
+ */
+function timeControl() {
+  const v = /** @type {HTMLSelectElement} */ (byId('time')).value;
+  if (v.startsWith('bank:')) {
+    const [bank, inc, delay] = v.split(':').slice(1).map(Number);
+    return { bank_ms: bank, increment_ms: inc || undefined, delay_ms: delay || undefined };
+  }
+  return { turn_ms: Number(v) || undefined };
+}
+
+/** seconds writes a time of the menu in words: "3 min", "5 s". */
+function seconds(/** @type {number} */ ms) {
+  return ms >= 60000 && ms % 60000 === 0 ? `${ms / 60000} min` : `${ms / 1000} s`;
+}
+
+/** sayTime explains the chosen time control under the menu. */
+function sayTime() {
+  const t = timeControl();
+  let say = 'No clock: a player who goes away for long is replaced by a bot.';
+  if (t.bank_ms) {
+    say = `Each player has ${seconds(t.bank_ms)} for the whole game, shown as a running clock on their seat`;
+    if (t.increment_ms) say += `, and gains ${seconds(t.increment_ms)} after each move`;
+    if (t.delay_ms) say += `; the first ${seconds(t.delay_ms)} of each move cost nothing`;
+    say += '. A roll of the dice costs no one time.';
+  } else if (t.turn_ms) {
+    say = `Each move has ${seconds(t.turn_ms)}, whatever the moves before took.`;
+  }
+  byId('time-about').textContent = say;
+}
+
 /** create starts the game the form describes and shows its invite links. */
 async function create() {
   const pr = currentPreset();
@@ -218,7 +262,6 @@ async function create() {
   const rules = rulesName();
   const seats = pr.seats.map((s) => /** @type {HTMLSelectElement} */ (byId(`seat-${s.seat}`)).value);
   const names = pr.seats.map((s) => /** @type {HTMLInputElement} */ (byId(`name-${s.seat}`)).value.trim());
-  const turn = Number(/** @type {HTMLSelectElement} */ (byId('time')).value);
   const pace = /** @type {HTMLSelectElement} */ (byId('bot-pace')).value; // '': the server's bot delay
   const host = /** @type {HTMLSelectElement} */ (byId('host-seat')).value;
   const humans = humanSeats();
@@ -230,7 +273,8 @@ async function create() {
     const c = await api.createGame({
       rules, seats, names: names.some(Boolean) ? names : undefined,
       host_seats: host === 'all' ? humans : host ? [host] : [],
-      turn_ms: turn || undefined, on_timeout: /** @type {HTMLSelectElement} */ (byId('timeout')).value,
+      ...timeControl(), on_timeout: /** @type {HTMLSelectElement} */ (byId('timeout')).value,
+      chat: /** @type {HTMLInputElement} */ (byId('chat')).checked || undefined,
       bot_delay_ms: pace === '' ? undefined : Number(pace),
       help: help ? undefined : false,
     });

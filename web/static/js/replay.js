@@ -183,6 +183,20 @@ class Replay {
     }
   }
 
+  /**
+   * banksAt returns, at a bank table, each seat's bank as of step n: the
+   * banks of the last event up to it that says them.
+   * @param {number} n
+   * @returns {number[]|undefined}
+   */
+  banksAt(n) {
+    for (let i = n; i >= 0; i--) {
+      const b = this.steps[i] && this.steps[i].banks_ms;
+      if (b) return b;
+    }
+    return undefined;
+  }
+
   draw() {
     const pr = this.preset;
     const e = this.steps[this.step];
@@ -231,7 +245,7 @@ class Replay {
     this.seatsView.render({
       seats, scores: e.scores || pos.scores, ranks: atEnd && this.end ? this.end.ranks || null : null,
       toAct: e.to_act || '', frozen: status.frozen, out: status.out, held: new Set(), deadline: '', over: !!atEnd,
-      team: status.team, commands: status.commands,
+      team: status.team, commands: status.commands, banks: this.banksAt(this.step),
     });
     this.moves.render(this.turns, this.step, this.review.on ? this.review.marks : undefined);
     this.review.render(this.step);

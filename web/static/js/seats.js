@@ -16,11 +16,12 @@ import { fillRating } from './people.js';
  * @typedef {{seats: SeatInfo[], scores: number[], ranks: number[]|null, toAct: string,
  *   frozen: Set<string>, out: Set<string>, held: Set<string>, deadline: string,
  *   over: boolean, team?: Record<string, number>, commands?: Set<string>,
- *   turnMS?: number, took?: Record<string, number>}} SeatsState
+ *   turnMS?: number, took?: Record<string, number>, banks?: number[]}} SeatsState
  *   seats, scores and ranks in seat order; frozen, out, commands by colour
  *   letter; held by seat name; team: each seat's team score, by colour letter;
  *   turnMS: the time each human decision has (0: untimed); took: how long
- *   each seat's last decision took, in ms, by seat name
+ *   each seat's last decision took, in ms, by seat name; banks: at a bank table,
+ *   each seat's bank in ms, in seat order, as of the decision open
  */
 
 /**
@@ -78,7 +79,7 @@ export class Seats {
           info.online === true ? h('span', { class: 'online', title: 'connected' }, '● ') : info.online === false ? h('span', { class: 'offline', title: 'not connected' }, '○ ') : null,
           ...who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '',
           info.invited && !st.over ? ' · waiting for its player' : '')),
-      this.clock(name, info, toAct, st),
+      st.banks ? this.bank(name, info, toAct, st, st.banks[i]) : this.clock(name, info, toAct, st),
       h('span', { class: 'seat-score', title: 'score' }, pr.goal === 'points' ? String(st.scores[i] ?? 0) : ''),
       h('span', { class: ['seat-rank', rank === 1 && 'first'], title: 'rank' }, rank ? ordinal(rank) : ''));
     });
@@ -120,6 +121,30 @@ export class Seats {
   }
 
   /**
+   * bank makes a seat's chess clock at a bank table: its bank, counted
+   * down while it decides (its deadline less now, never more than the bank:
+   * with a delay the bank stands still for the delay's first seconds),
+   * standing still for the others; none for bots.
+   * @param {string} name
+   * @param {SeatInfo} info
+   * @param {boolean} toAct
+   * @param {SeatsState} st
+   * @param {number|undefined} bank
+   */
+  bank(name, info, toAct, st, bank) {
+    if (info.player !== 'human' || bank === undefined) return h('span', { class: 'seat-clock' });
+    const running = toAct && !!st.deadline && !st.over;
+    const took = st.took ? st.took[name] : undefined;
+    const last = took === undefined || running ? null : h('span', { class: 'clock-took' }, `took ${clockText(took)}`);
+    return h('span', {
+      class: ['seat-clock', 'bank', running ? 'running' : 'waiting'],
+      title: running ? 'time left in its bank' : 'its bank of time for the game',
+    }, h('span', {
+      class: 'clock-time', 'data-clock': running ? st.deadline : '', 'data-cap': running ? String(bank) : '',
+    }, running ? '' : clockText(bank)), last);
+  }
+
+  /**
    * teams shows the two teams of a partnership preset, with their scores
    * in points presets.
    * @param {SeatsState} st
@@ -143,7 +168,8 @@ export class Seats {
     for (const el of this.host.querySelectorAll('[data-clock]')) {
       const d = /** @type {HTMLElement} */ (el).dataset.clock;
       if (!d) continue;
-      const left = Math.max(0, Date.parse(d) - Date.now());
+      const cap = Number(/** @type {HTMLElement} */ (el).dataset.cap || Infinity);
+      const left = Math.max(0, Math.min(cap, Date.parse(d) - Date.now()));
       el.textContent = clockText(left);
       el.classList.toggle('low', left <= 10000);
     }
