@@ -119,13 +119,14 @@ type live struct {
 	id, token string
 }
 
-// gameInProgress plays South against three bots through the API, a capture
+// gameInProgress plays South, on a chess clock, against three bots through the API, a capture
 // whenever it can, until every seat has moved a few times and South has a
 // move to choose.
 func (s *shooter) gameInProgress() (live, error) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for range 10 {
-		c, err := s.site.Create(server.NewGame{Seats: []string{"human", "bot:3", "bot:3", "bot:3"}, Names: []string{"Ravi"}})
+		// A chess clock: ten minutes for the game, five seconds more a move.
+		c, err := s.site.Create(server.NewGame{Seats: []string{"human", "bot:3", "bot:3", "bot:3"}, Names: []string{"Ravi"}, BankMS: 600000, IncrementMS: 5000})
 		if err != nil {
 			return live{}, err
 		}
