@@ -12,9 +12,22 @@ import (
 )
 
 // TestMain lets the test binary run as the chaturaji command inside the
-// scripts of testdata/script.
+// scripts of testdata/script, and removes the binary that buildBinary
+// built once the tests are done.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"chaturaji": main})
+	testscript.Main(cleanup{m}, map[string]func(){"chaturaji": main})
+}
+
+// cleanup runs the tests, then removes the built binary's directory.
+type cleanup struct{ m *testing.M }
+
+// Run runs the tests and removes the built binary.
+func (c cleanup) Run() int {
+	code := c.m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	return code
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: each runs the
