@@ -12,8 +12,8 @@ import (
 // every action event says what it did: each capture names a piece that
 // stood on its square before, with its kind's points; the gains add up to
 // the change of every score, and over the game to the final scores; a
-// forced pass says why; the end repeats the raise or the empire the last
-// action brought. (The rules package checks the effects themselves,
+// forced pass says why; the end repeats the raise, the empire, or
+// chesscom-chaturaji's kings or clock, that the last action brought. (The rules package checks the effects themselves,
 // situation by situation.)
 func TestEventsSayWhatHappened(t *testing.T) {
 	ts := newTestServer(t, testConfig(), nil)
@@ -22,6 +22,9 @@ func TestEventsSayWhatHappened(t *testing.T) {
 		`{"seats": ["bot:random", "bot:greedy", "bot:random", "bot:greedy"]}`,
 		`{"rules": "chaturaji-teams", "seats": ["bot:greedy", "bot:greedy", "bot:greedy", "bot:greedy"]}`,
 		`{"rules": "martian", "seats": ["bot:greedy", "bot:greedy", "bot:greedy", "bot:greedy"]}`,
+		`{"rules": "chesscom-chaturaji", "seats": ["bot:greedy", "bot:greedy", "bot:greedy", "bot:greedy"]}`,
+		// Four quiet turns end the game by its clock, each live army scoring.
+		`{"rules": "chesscom-chaturaji+clock=4", "seats": ["bot:random", "bot:random", "bot:random", "bot:random"]}`,
 	} {
 		g := ts.create(body)
 		pr, err := rules.Lookup(g.Rules)
@@ -91,12 +94,12 @@ func TestEventsSayWhatHappened(t *testing.T) {
 		}
 		var want []server.Gain
 		for _, gn := range last.Gains {
-			if gn.Cause == "raise" || gn.Cause == "empire" {
+			if gn.Cause == "raise" || gn.Cause == "empire" || gn.Cause == "kings" || gn.Cause == "clock" {
 				want = append(want, gn)
 			}
 		}
 		if !slices.Equal(end.Gains, want) {
-			t.Errorf("%s: the end's gains %+v, want the last action's raise or empire %+v", g.Rules, end.Gains, want)
+			t.Errorf("%s: the end's gains %+v, want the last action's raise, empire, kings or clock %+v", g.Rules, end.Gains, want)
 		}
 		t.Logf("%s: %d events, %d captures, end %q, scores %v, end gains %+v", g.Rules, len(c.events), captures, end.End, end.Scores, end.Gains)
 	}

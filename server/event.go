@@ -126,8 +126,11 @@ type Gain struct {
 	// Cause is why: "capture" (the pieces' points), "throne" (+1, a king
 	// entering an enemy throne), "throne-king" (+2, an enemy king taken on
 	// its own throne), "stakes" (chaturanga-fr2), "raise" (the owner of the
-	// last king raised to 54) or "empire" (chaturaji-teams' bonus at the
-	// end); see rules.Cause.
+	// last king raised to 54), "empire" (chaturaji-teams' bonus at the
+	// end), "check" (chesscom-chaturaji: two or three kings attacked anew),
+	// "kings" (chesscom-chaturaji: the last live army takes the standing
+	// kings' points) or "clock" (chesscom-chaturaji: the quiet turns ran out,
+	// each live army scoring); see rules.Cause.
 	Cause string `json:"cause"`
 }
 
@@ -159,11 +162,13 @@ func (e *Event) effect(pr *rules.Preset, fx rules.Effect) {
 }
 
 // endGains returns the gains of an action event that the end of the game
-// brought: the raise and the empire.
+// brought: the raise, the empire, and chesscom-chaturaji's kings and
+// clock.
 func endGains(action *Event) []Gain {
 	var out []Gain
 	for _, g := range action.Gains {
-		if g.Cause == rules.CauseRaise.String() || g.Cause == rules.CauseEmpire.String() {
+		switch g.Cause {
+		case rules.CauseRaise.String(), rules.CauseEmpire.String(), rules.CauseKings.String(), rules.CauseClock.String():
 			out = append(out, g)
 		}
 	}

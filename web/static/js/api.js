@@ -36,7 +36,7 @@
  * @typedef {{seat: string, piece: string, square: string, points: number}} Capture
  *   a piece an action took: its owner, its letter, its square, the points it scored
  * @typedef {{seat: string, points: number, cause: string}} Gain
- *   a change of a seat's score: cause "capture", "throne", "throne-king", "stakes", "raise" or "empire"
+ *   a change of a seat's score: cause "capture", "throne", "throne-king", "stakes", "raise", "empire", "check", "kings" or "clock"
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seed_hash: string,
  *   table: Table, seq: number, created: string, updated: string, position: string,
  *   to_act?: string, dice: string, scores: number[], actions: string[], deadline?: string,

@@ -27,6 +27,9 @@ const causes = {
   stakes: { short: 'stakes', long: 'stakes collected or paid' },
   raise: { short: 'raised to 54', long: 'the last king standing: its owner\'s score is raised to 54, the points of three whole armies' },
   empire: { short: 'empire', long: 'the empire: a commander of the winning team at the end' },
+  check: { short: 'check bonus', long: 'two live enemy kings attacked anew: 1 point; three: 5 points' },
+  kings: { short: 'standing kings', long: 'the last live army: 3 points for every other king still standing' },
+  clock: { short: 'clock', long: 'the quiet turns ran out: 2 points for each live army' },
 };
 
 /**
