@@ -60,5 +60,9 @@
 //
 // A creator's page holds only its own seats and shows its friends' invite links
 // (invites.js); resign and abort are confirmed in a dialog (leave.js,
-// confirm.js); the game-over card carries the rematch (rematch.js).
+// confirm.js); the game-over card carries the rematch (rematch.js). A
+// player whose king has fallen (the server's out_of_play) is told so in
+// the banner, with Watch and Leave in place of Resign: leaving gives the
+// seat to a bot and goes home (fallen.js); once nobody is left playing
+// the server plays the bots out at once.
 package web

@@ -27,8 +27,9 @@
  *   result?: string, end?: string, seed?: string, game?: string, last?: number,
  *   error?: {code: string, message: string}, echo?: string,
  *   captures?: Capture[], removed?: Capture[], gains?: Gain[], frozen?: string[], revived?: string[],
- *   out?: string[]}} GameEvent
+ *   out?: string[], out_of_play?: string[]}} GameEvent
  *   reason: why a bot took a seat, or why the server played an action itself ("no-move", "timeout");
+ *   out_of_play: the seats with no part left in the game after the event (a king fallen, an army dead or gone)
  *   captures ... out: what an action did (docs/api.md, "What an action did")
  * @typedef {{seat: string, piece: string, square: string, points: number}} Capture
  *   a piece an action took: its owner, its letter, its square, the points it scored
@@ -37,7 +38,7 @@
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seed_hash: string,
  *   table: Table, seq: number, created: string, updated: string, position: string,
  *   to_act?: string, dice: string, scores: number[], actions: string[], deadline?: string,
- *   ranks?: number[], result?: string, end?: string, seed?: string}} GameState
+ *   out_of_play?: string[], ranks?: number[], result?: string, end?: string, seed?: string}} GameState
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seq: number,
  *   to_act?: string, scores?: number[], result?: string, created: string, updated: string,
  *   seed_hash: string}} Summary

@@ -111,9 +111,10 @@ export class Connection {
   }
 
   /**
-   * leave resigns a seat this browser holds, or aborts the game for it.
+   * leave resigns a seat this browser holds, aborts the game for it, or
+   * gives it to a bot (leave).
    * @param {string} seat
-   * @param {'resign'|'abort'} kind
+   * @param {'resign'|'abort'|'leave'} kind
    */
   leave(seat, kind) {
     return request('POST', `/api/games/${encodeURIComponent(this.id)}/actions`, { kind }, { token: this.tokens[seat] });

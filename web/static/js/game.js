@@ -24,6 +24,7 @@ import { confirmAction } from './confirm.js';
 import { RematchPanel } from './rematch.js';
 import { Invites, claimFromAddress } from './invites.js';
 import { Notifier } from './notify.js';
+import { outSeats, nobodyPlays, fallenBanner } from './fallen.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -130,6 +131,10 @@ class GamePage {
     this.liveSeen = false;
     /** @type {Set<string>} the seats that played an action of their own (abort) */
     this.moved = new Set();
+    /** @type {string[]} the seats out of play (the server's out_of_play: a king fallen, an army dead or gone) */
+    this.outOfPlay = st.out_of_play || [];
+    /** the player out of the game chose to watch: the banner shows the game again */
+    this.watching = false;
 
     this.baseTitle = `Chaturaji · ${preset.name} · ${id}`;
     document.title = this.baseTitle;
@@ -160,6 +165,7 @@ class GamePage {
     });
     const say = (/** @type {string} */ t, /** @type {'info'|'error'|undefined} */ k) => this.say(t, k);
     this.leave = new Leave(byId('leave'), (seat, kind) => this.conn.leave(seat, kind), say);
+    this.leave.onLeft = () => location.assign('/');
     this.rematch = new RematchPanel(id, this.tokens, say);
     this.invites = new Invites(byId('invite'), id, preset, this.tokens);
     window.setInterval(() => this.refreshOnline(), 15000);
@@ -275,6 +281,7 @@ class GamePage {
       this.scores = e.scores || this.scores;
       if (e.scores && e.seq) this.scoreHistory.push({ step: e.seq, scores: e.scores });
       this.actions = e.actions || [];
+      this.outOfPlay = e.out_of_play || [];
       this.deadline = e.deadline || '';
       this.status = e.status || this.status;
       // A decision with a deadline opened now: its time runs from the
@@ -380,7 +387,9 @@ class GamePage {
     this.renderActions(canAct);
     this.renderOver();
     this.invites.render(this.seats, this.status === 'live');
-    this.leave.render({ status: this.status, seats: this.seats, held: this.held, moved: this.moved, toAct: this.toAct, actions: this.actions });
+    const out = this.status === 'live' ? outSeats(this.seats, this.held, this.outOfPlay) : [];
+    this.leave.render({ status: this.status, seats: this.seats, held: this.held, moved: this.moved, toAct: this.toAct, actions: this.actions, out });
+    document.body.dataset.out = out.join(' ');
     this.renderHelp();
     // Over, the sockets stay open for the rematch: say it is finished.
     const net = byId('net');
@@ -403,6 +412,15 @@ class GamePage {
         this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last', title: this.lastSaid }, this.lastSaid) : null,
         this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
       el.className = 'turn-banner done';
+      return;
+    }
+    if (!this.watching && outSeats(this.seats, this.held, this.outOfPlay).length > 0) {
+      replace(el, ...fallenBanner({
+        nobody: nobodyPlays(this.seats, this.outOfPlay),
+        onWatch: () => { this.watching = true; this.render(); byId('moves').focus(); },
+        onLeave: () => this.leave.leaveGame(),
+      }));
+      el.className = 'turn-banner fallen';
       return;
     }
     if (!this.toAct) {
