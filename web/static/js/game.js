@@ -25,6 +25,7 @@ import { RematchPanel } from './rematch.js';
 import { Invites, claimFromAddress } from './invites.js';
 import { Notifier } from './notify.js';
 import { outSeats, nobodyPlays, fallenBanner } from './fallen.js';
+import { OfflineMove } from './offline.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -135,6 +136,8 @@ class GamePage {
     this.outOfPlay = st.out_of_play || [];
     /** the player out of the game chose to watch: the banner shows the game again */
     this.watching = false;
+    /** a move made while the connection was down, sent when it returns */
+    this.offline = new OfflineMove();
 
     this.baseTitle = `Chaturaji · ${preset.name} · ${id}`;
     document.title = this.baseTitle;
@@ -446,7 +449,11 @@ class GamePage {
       else roll = `${canAct ? 'you decide' : 'decides'} ${turnName}'s turn, who rolled ${words}. `;
     }
     let what;
-    if (canAct) {
+    if (canAct && !this.connected()) {
+      // Offline: the move waits for the connection, and the banner says so.
+      what = [h('strong', {}, `Your turn, ${this.toAct}`),
+        h('span', { class: 'turn-detail', id: 'offline-move' }, roll, this.offline.banner(coarse()))];
+    } else if (canAct) {
       what = [h('strong', {}, `Your turn, ${this.toAct}`),
         h('span', { class: 'turn-detail' }, roll,
           decision || (onlyPass ? 'No piece of that kind can move: pass.' : moves ? `${coarse() ? 'Tap' : 'Click'} or drag a highlighted piece.` : 'Choose an action.'))];
@@ -499,20 +506,75 @@ class GamePage {
     this.send(action);
   }
 
+  /** connected reports whether the page hears the game live: a socket is open. */
+  connected() {
+    return this.conn.status === 'open';
+  }
+
   /**
-   * send plays an action for the seat to act.
+   * send plays an action for the seat to act. With the connection down it
+   * is kept, and sent when the connection returns (offline.js).
    * @param {string} action
    */
   async send(action) {
     if (!this.canAct()) return;
+    const seat = this.toAct;
+    const seq = this.conn.lastSeq;
+    if (!this.connected()) {
+      this.keepOffline(seat, action, seq);
+      return;
+    }
     this.sending = true;
     this.say('');
     this.render();
     try {
-      const after = await this.conn.act(this.toAct, action);
+      const after = await this.conn.act(seat, action, seq);
       this.awaitSeq = Math.max(this.awaitSeq, (after && after.seq) || 0);
     } catch (e) {
-      this.say(`Refused: ${/** @type {Error} */ (e).message}`, 'error');
+      if (/** @type {any} */ (e).code === 'ENETWORK') this.keepOffline(seat, action, seq);
+      else this.say(`Refused: ${/** @type {Error} */ (e).message}`, 'error');
+    } finally {
+      this.sending = false;
+      this.schedule();
+    }
+  }
+
+  /**
+   * keepOffline keeps a move made while the connection is down, in place
+   * of any other, until the connection returns.
+   * @param {string} seat
+   * @param {string} action
+   * @param {number} seq the last event the page had when it was made
+   */
+  keepOffline(seat, action, seq) {
+    this.offline.keep(seat, action, seq);
+    document.body.dataset.offlineMove = action;
+    const m = `Your move ${action} waits for the connection: it is sent when the connection returns.`;
+    this.say(m);
+    this.keys.say(m);
+    this.schedule();
+  }
+
+  /**
+   * sendOffline sends the move kept while the connection was down, as made:
+   * after the event it was made after. The server refuses it if the game
+   * has moved on since (another device of the player moved, the clock ran
+   * out), and the page says so.
+   */
+  async sendOffline() {
+    const w = this.offline.take();
+    delete document.body.dataset.offlineMove;
+    if (!w) return;
+    this.sending = true;
+    this.render();
+    try {
+      const after = await this.conn.act(w.seat, w.action, w.seq);
+      this.awaitSeq = Math.max(this.awaitSeq, (after && after.seq) || 0);
+      this.say(`Your move ${w.action}, made while the connection was down, has been played.`);
+    } catch (e) {
+      const m = `Your move ${w.action}, made while the connection was down, was not played: ${/** @type {Error} */ (e).message}.`;
+      this.say(m, 'error');
+      this.keys.say(m);
     } finally {
       this.sending = false;
       this.schedule();
@@ -588,10 +650,12 @@ class GamePage {
         el.textContent = this.status !== 'live' ? 'Finished' : this.wasDown ? 'Reconnected' : 'Live';
         if (this.wasDown) toast('Reconnected: the game is up to date.');
         this.wasDown = false;
+        if (this.offline.waiting) this.sendOffline();
         break;
       case 'reconnecting':
         this.wasDown = true;
         el.textContent = `Connection lost — reconnecting${detail ? ` (${detail})` : '…'}`;
+        this.schedule(); // the banner says that moves wait for the connection
         break;
       case 'over':
         el.textContent = 'Finished';
