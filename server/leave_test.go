@@ -191,8 +191,9 @@ func TestFullSpeedOnceNobodyPlays(t *testing.T) {
 			actions++
 		}
 	}
+	// Three armies are left: two kings at least must fall before the end.
 	took := end.At.Sub(retired.At)
-	if actions < 10 || took > time.Duration(actions)*delay/4 {
+	if actions < 2 || took > time.Duration(actions)*delay/4 {
 		t.Errorf("after South retired, %d bot actions took %v: want them at once, not %v each", actions, took, delay)
 	}
 	t.Logf("after South retired: %d bot actions in %v", actions, took)
