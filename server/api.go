@@ -21,8 +21,9 @@ import (
 // body of POST /api/games/{id}/actions.
 type Message struct {
 	// Kind is "action" (which may be left out in the body of POST
-	// .../actions), or "resign" or "abort" (resign.go), which have no
-	// Action or Seq, or "chat" (chat.go), which has Say or Text.
+	// .../actions), or "resign" or "abort" (resign.go) or "leave"
+	// (leave.go), which have no Action or Seq, or "chat" (chat.go), which
+	// has Say or Text.
 	Kind string `json:"kind,omitempty"`
 	// Action is the action in notation: "d2d3", "pass", "retire".
 	Action string `json:"action"`
@@ -38,7 +39,7 @@ type Message struct {
 
 // check refuses what no game could take, before the game's loop sees it:
 // an unknown kind, an event number below 0 (malformed, EINVALID, not
-// stale), a resign or abort with an action.
+// stale), a resign, abort or leave with an action.
 func (m *Message) check() error {
 	if m.Kind != KindChat && (m.Say != "" || m.Text != "") {
 		return Errorf(EINVALID, "say and text belong to a chat message, not to a message of kind %q", m.Kind)
@@ -47,12 +48,12 @@ func (m *Message) check() error {
 	case "action":
 	case KindChat:
 		return m.checkChat()
-	case KindResign, KindAbort:
+	case KindResign, KindAbort, KindLeave:
 		if m.Action != "" || m.Seq != 0 {
 			return Errorf(EINVALID, "a %s message has no action and no seq", m.Kind)
 		}
 	default:
-		return Errorf(EINVALID, "unknown message kind %q: want \"action\", \"resign\", \"abort\" or \"chat\"", m.Kind)
+		return Errorf(EINVALID, "unknown message kind %q: want \"action\", \"resign\", \"abort\", \"leave\" or \"chat\"", m.Kind)
 	}
 	if m.Seq < 0 {
 		return Errorf(EINVALID, "seq %d: want the number of an event, from 1 (or 0 for none)", m.Seq)
@@ -391,8 +392,8 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, l.state.Load())
 }
 
-// act hands a holder's message (an action, a resign or an abort) to the
-// game's loop and waits for the verdict.
+// act hands a holder's message (an action, a resign, an abort or a leave)
+// to the game's loop and waits for the verdict.
 func (s *Server) act(ctx context.Context, l *live, seat int, m *Message) error {
 	return s.onLoop(ctx, l, func() error {
 		if !l.owned.Load() {
@@ -403,6 +404,8 @@ func (s *Server) act(ctx context.Context, l *live, seat int, m *Message) error {
 			return l.resign(seat)
 		case KindAbort:
 			return l.abort(seat)
+		case KindLeave:
+			return l.leave(seat)
 		case KindChat:
 			return l.chat(seat, m)
 		default:

@@ -167,13 +167,14 @@ func (s *Server) runBot(ctx context.Context, l *live, b *bot, p *rules.Position,
 // botChose plays the action a bot chose at event seq (by ByBot), or its
 // forced pass (by ByAuto), once the table's bot delay has passed since the
 // decision opened (the event before it), so that bots play at a pace
-// people can follow; until then the loop's bot timer waits, and the loop
-// goes on with other work. The bot's thinking counts toward the delay.
+// people can follow (none once nobody plays: botDelay); until then the
+// loop's bot timer waits, and the loop goes on with other work. The bot's
+// thinking counts toward the delay.
 func (l *live) botChose(ctx context.Context, seq int64, seat rules.Seat, a rules.Action, by string) {
 	if l.thinking != seq || l.seq != seq {
 		return // the game moved on
 	}
-	if wait := time.Until(l.updated.Add(l.table.botDelay())); wait > 0 {
+	if wait := time.Until(l.updated.Add(l.botDelay())); wait > 0 {
 		l.stopBotTimer()
 		l.botTimer = time.AfterFunc(wait, func() {
 			l.post(ctx, func() { l.botChose(ctx, seq, seat, a, by) })
@@ -187,11 +188,11 @@ func (l *live) botChose(ctx context.Context, seq int64, seat rules.Seat, a rules
 }
 
 // botPaced reports whether seat s's forced passes wait the bot delay: a
-// bot holds the seat and the table has a bot delay.
+// bot holds the seat and its actions wait a bot delay (botDelay).
 func (l *live) botPaced(s rules.Seat) bool {
 	i := seatIndex(l.pr, s)
 	_, bot := botSpec(l.info.Seats[i].Player)
-	return bot && l.table.BotDelayMS > 0
+	return bot && l.botDelay() > 0
 }
 
 // onlyPass reports whether pass is the only legal action of position p.

@@ -77,6 +77,11 @@ type Event struct {
 	Scores   []int      `json:"scores,omitempty"`   // in seat order, South first
 	Actions  []string   `json:"actions,omitempty"`  // the legal actions of ToAct
 	Deadline *time.Time `json:"deadline,omitempty"` // when ToAct runs out of time
+	// OutOfPlay names the seats with no part left in the game as its
+	// position stands (rules.Position.InPlay): a king fallen, an army dead
+	// or frozen, no piece left, a kingless army its partner plays. An
+	// action may bring one back (revived). None once the game is over.
+	OutOfPlay []string `json:"out_of_play,omitempty"`
 	// Banks, at a bank table, is each seat's bank in milliseconds, in seat
 	// order, as of the decision the event opens: ToAct's runs from the
 	// event's At (after its delay) until Deadline (clock_bank.go).
@@ -202,6 +207,11 @@ func describe(e *Event, g *rules.Game, deadline time.Time) {
 	if p.Finished() {
 		e.Status = "finished"
 		return
+	}
+	for _, s := range pr.Seats() {
+		if !p.InPlay(s) {
+			e.OutOfPlay = append(e.OutOfPlay, s.String())
+		}
 	}
 	if p.AwaitingRollOff() {
 		return // nobody acts before martian's roll-off

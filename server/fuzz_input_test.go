@@ -38,12 +38,12 @@ func legalAction(body []byte, before *server.State) bool {
 	return ok && slices.Contains(before.Actions, a)
 }
 
-// leaves reports whether a message is a resign or an abort the server
-// would take: the fuzz tests leave those to TestResign and TestAbort, so
-// that the game they share goes on.
+// leaves reports whether a message is a resign, an abort or a leave the
+// server would take: the fuzz tests leave those to TestResign, TestAbort
+// and TestLeave, so that the game they share goes on.
 func leaves(body []byte) bool {
 	var m server.Message
-	return strictjson.Decode(body, &m) == nil && (m.Kind == server.KindResign || m.Kind == server.KindAbort) && m.Action == "" && m.Seq == 0
+	return strictjson.Decode(body, &m) == nil && (m.Kind == server.KindResign || m.Kind == server.KindAbort || m.Kind == server.KindLeave) && m.Action == "" && m.Seq == 0
 }
 
 // chats reports whether a message is of kind chat: FuzzChatMessage's.
@@ -60,6 +60,7 @@ func FuzzActionBody(f *testing.F) {
 		`{"action": "pass"}`, `{"kind": "action", "action": "d1e1", "seq": 2}`, `{"action": "d2d3", "seq": -1}`,
 		`{"ACTION": "pass"}`, `{"action": "h8h1", "action": "pass"}`, "{\"action\": \"pass\xff\"}", `{"action": "\ud800"}`,
 		`{"action": null}`, `{"action": 5}`, `[]`, `{} {}`, `{"kind": "resign", "action": "pass"}`, `{"kind": "surrender"}`, `{"seq": 1e400}`, ``,
+		`{"kind": "leave", "seq": 1}`, `{"kind": "leave", "action": "pass"}`, `{"kind": "Leave"}`,
 	} {
 		f.Add(s)
 	}
@@ -72,7 +73,7 @@ func FuzzActionBody(f *testing.F) {
 			t.Skip("the game is over")
 		}
 		if leaves([]byte(body)) {
-			t.Skip("a resign or an abort: TestResign and TestAbort")
+			t.Skip("a resign, an abort or a leave: TestResign, TestAbort and TestLeave")
 		}
 		if chats([]byte(body)) {
 			t.Skip("a chat message: FuzzChatMessage")
@@ -99,6 +100,7 @@ func FuzzWebSocketMessage(f *testing.F) {
 		`{"kind": "action", "action": "d2d3", "seq": -1}`, `{"Kind": "action", "action": "pass"}`,
 		`{"kind": "action", "kind": "resign", "action": "pass"}`, `{"kind": "abort", "seq": 3}`, "{\"kind\": \"action\", \"action\": \"\xc3\"}",
 		`{"action": "pass"}`, `{"kind": "hello"}`, `[]`, `null`, ``, `{"kind": "action", "action": "pass"} {}`,
+		`{"kind": "leave", "seq": 4}`, `{"kind": "leave", "action": "d2d3"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -111,7 +113,7 @@ func FuzzWebSocketMessage(f *testing.F) {
 			t.Skip("the game is over")
 		}
 		if leaves(msg) {
-			t.Skip("a resign or an abort: TestResign and TestAbort")
+			t.Skip("a resign, an abort or a leave: TestResign, TestAbort and TestLeave")
 		}
 		if chats(msg) {
 			t.Skip("a chat message: FuzzChatMessage")

@@ -86,7 +86,7 @@ func (l *live) abort(i int) error {
 	seat := l.pr.Seats()[i]
 	e := &Event{Kind: KindEnd, At: now, Seat: seat.String()}
 	l.describe(e, now)
-	e.ToAct, e.Actions, e.Deadline, e.Status = "", nil, nil, "finished"
+	e.ToAct, e.Actions, e.Deadline, e.OutOfPlay, e.Status = "", nil, nil, nil, "finished"
 	e.Result, e.End, e.Seed = "*", EndAborted, l.game.Seed().String()
 	if err := l.commit([]*Event{e}); err != nil {
 		return err
@@ -102,7 +102,7 @@ func (l *live) abort(i int) error {
 func (l *live) abandon(reason string, full error, now time.Time) error {
 	e := &Event{Kind: KindEnd, At: now, Reason: reason}
 	l.describe(e, now)
-	e.ToAct, e.Actions, e.Deadline, e.Status = "", nil, nil, "finished"
+	e.ToAct, e.Actions, e.Deadline, e.OutOfPlay, e.Status = "", nil, nil, nil, "finished"
 	e.Result, e.End, e.Seed = "*", EndAborted, l.game.Seed().String()
 	if err := l.commit([]*Event{e}); err != nil {
 		return err

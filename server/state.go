@@ -27,6 +27,10 @@ type State struct {
 	Scores   []int      `json:"scores"`             // in seat order, South first
 	Actions  []string   `json:"actions"`            // the legal actions of ToAct; empty before the roll and once over
 	Deadline *time.Time `json:"deadline,omitempty"` // when ToAct runs out of time; nil if untimed (a bot, before the roll, an untimed table, the start wait)
+	// OutOfPlay names the seats with no part left in the game as its
+	// position stands: a king fallen, an army dead or frozen, no piece
+	// left (Event.OutOfPlay). None once the game is over.
+	OutOfPlay []string `json:"out_of_play,omitempty"`
 	// Banks, at a bank table, is each seat's bank in milliseconds as of
 	// the open decision, in seat order; ToAct's runs down to Deadline.
 	Banks []int64 `json:"banks_ms,omitempty"`
@@ -95,7 +99,7 @@ func newState(pr *rules.Preset, info *store.Game, table Table, seq int64, last *
 	if last.Actions != nil {
 		st.Actions = last.Actions
 	}
-	st.Deadline, st.Banks = last.Deadline, last.Banks
+	st.Deadline, st.Banks, st.OutOfPlay = last.Deadline, last.Banks, last.OutOfPlay
 	if last.Kind == KindEnd {
 		st.Status = string(store.Finished)
 		st.Ranks, st.Result, st.End, st.Seed = last.Ranks, last.Result, last.End, last.Seed

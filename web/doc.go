@@ -60,5 +60,13 @@
 //
 // A creator's page holds only its own seats and shows its friends' invite links
 // (invites.js); resign and abort are confirmed in a dialog (leave.js,
-// confirm.js); the game-over card carries the rematch (rematch.js).
+// confirm.js); the game-over card carries the rematch (rematch.js). A
+// player whose king has fallen (the server's out_of_play) is told so in
+// the banner, with Watch and Leave in place of Resign: leaving gives the
+// seat to a bot and goes home (fallen.js); once nobody is left playing
+// the server plays the bots out at once. While the connection is down the
+// banner says that a move waits for it: the move made then is kept (the
+// latest) and sent when the connection returns, after the event it was
+// made after, so that the server refuses it if the turn has moved on, and
+// the page says so (offline.js).
 package web

@@ -29,8 +29,9 @@
  *   result?: string, end?: string, seed?: string, game?: string, last?: number,
  *   error?: {code: string, message: string}, echo?: string,
  *   captures?: Capture[], removed?: Capture[], gains?: Gain[], frozen?: string[], revived?: string[],
- *   out?: string[], banks_ms?: number[], used_ms?: number}} GameEvent
+ *   out?: string[], out_of_play?: string[], banks_ms?: number[], used_ms?: number}} GameEvent
  *   reason: why a bot took a seat, or why the server played an action itself ("no-move", "timeout");
+ *   out_of_play: the seats with no part left in the game after the event (a king fallen, an army dead or gone);
  *   banks_ms: at a bank table, each seat's bank as of the decision the event opens; used_ms: an action's time
  *   captures ... out: what an action did (docs/api.md, "What an action did")
  * @typedef {{seat: string, piece: string, square: string, points: number}} Capture
@@ -40,7 +41,7 @@
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seed_hash: string,
  *   table: Table, seq: number, created: string, updated: string, position: string,
  *   to_act?: string, dice: string, scores: number[], actions: string[], deadline?: string,
- *   ranks?: number[], result?: string, end?: string, seed?: string, banks_ms?: number[]}} GameState
+ *   out_of_play?: string[], ranks?: number[], result?: string, end?: string, seed?: string, banks_ms?: number[]}} GameState
  * @typedef {{id: string, rules: string, status: string, seats: SeatInfo[], seq: number,
  *   to_act?: string, scores?: number[], result?: string, created: string, updated: string,
  *   seed_hash: string}} Summary

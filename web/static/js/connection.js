@@ -99,21 +99,25 @@ export class Connection {
   }
 
   /**
-   * act sends an action for a seat this browser holds; it resolves once the
-   * server has accepted it, and rejects with the server's reason.
+   * act sends an action for a seat this browser holds, made after event
+   * seq (the last handled, unless told): the server refuses it if the game
+   * has moved on since. It resolves once the server has accepted it, and
+   * rejects with the server's reason.
    * @param {string} seat
    * @param {string} action
+   * @param {number} [seq]
    */
-  act(seat, action) {
+  act(seat, action, seq = this.lastSeq) {
     const token = this.tokens[seat];
     return request('POST', `/api/games/${encodeURIComponent(this.id)}/actions`,
-      { action, seq: this.lastSeq }, { token });
+      { action, seq }, { token });
   }
 
   /**
-   * leave resigns a seat this browser holds, or aborts the game for it.
+   * leave resigns a seat this browser holds, aborts the game for it, or
+   * gives it to a bot (leave).
    * @param {string} seat
-   * @param {'resign'|'abort'} kind
+   * @param {'resign'|'abort'|'leave'} kind
    */
   leave(seat, kind) {
     return request('POST', `/api/games/${encodeURIComponent(this.id)}/actions`, { kind }, { token: this.tokens[seat] });

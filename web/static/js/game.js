@@ -24,6 +24,8 @@ import { confirmAction } from './confirm.js';
 import { RematchPanel } from './rematch.js';
 import { Invites, claimFromAddress } from './invites.js';
 import { Notifier } from './notify.js';
+import { outSeats, nobodyPlays, fallenBanner } from './fallen.js';
+import { OfflineMove } from './offline.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -132,6 +134,12 @@ class GamePage {
     this.liveSeen = false;
     /** @type {Set<string>} the seats that played an action of their own (abort) */
     this.moved = new Set();
+    /** @type {string[]} the seats out of play (the server's out_of_play: a king fallen, an army dead or gone) */
+    this.outOfPlay = st.out_of_play || [];
+    /** the player out of the game chose to watch: the banner shows the game again */
+    this.watching = false;
+    /** a move made while the connection was down, sent when it returns */
+    this.offline = new OfflineMove();
 
     this.baseTitle = `Chaturaji · ${preset.name} · ${id}`;
     document.title = this.baseTitle;
@@ -162,6 +170,7 @@ class GamePage {
     });
     const say = (/** @type {string} */ t, /** @type {'info'|'error'|undefined} */ k) => this.say(t, k);
     this.leave = new Leave(byId('leave'), (seat, kind) => this.conn.leave(seat, kind), say);
+    this.leave.onLeft = () => location.assign('/');
     this.rematch = new RematchPanel(id, this.tokens, say);
     this.invites = new Invites(byId('invite'), id, preset, this.tokens);
     window.setInterval(() => this.refreshOnline(), 15000);
@@ -281,6 +290,7 @@ class GamePage {
       this.scores = e.scores || this.scores;
       if (e.scores && e.seq) this.scoreHistory.push({ step: e.seq, scores: e.scores });
       this.actions = e.actions || [];
+      this.outOfPlay = e.out_of_play || [];
       this.deadline = e.deadline || '';
       if (e.banks_ms) this.banks = e.banks_ms;
       this.status = e.status || this.status;
@@ -387,7 +397,9 @@ class GamePage {
     this.renderActions(canAct);
     this.renderOver();
     this.invites.render(this.seats, this.status === 'live');
-    this.leave.render({ status: this.status, seats: this.seats, held: this.held, moved: this.moved, toAct: this.toAct, actions: this.actions });
+    const out = this.status === 'live' ? outSeats(this.seats, this.held, this.outOfPlay) : [];
+    this.leave.render({ status: this.status, seats: this.seats, held: this.held, moved: this.moved, toAct: this.toAct, actions: this.actions, out });
+    document.body.dataset.out = out.join(' ');
     this.renderHelp();
     // Over, the sockets stay open for the rematch: say it is finished.
     const net = byId('net');
@@ -410,6 +422,15 @@ class GamePage {
         this.lastSaid ? h('span', { class: 'turn-last', id: 'turn-last', title: this.lastSaid }, this.lastSaid) : null,
         this.overDismissed ? h('button', { type: 'button', class: 'link', onclick: () => { this.overDismissed = false; this.renderOver(); } }, 'Show the results') : null);
       el.className = 'turn-banner done';
+      return;
+    }
+    if (!this.watching && outSeats(this.seats, this.held, this.outOfPlay).length > 0) {
+      replace(el, ...fallenBanner({
+        nobody: nobodyPlays(this.seats, this.outOfPlay),
+        onWatch: () => { this.watching = true; this.render(); byId('moves').focus(); },
+        onLeave: () => this.leave.leaveGame(),
+      }));
+      el.className = 'turn-banner fallen';
       return;
     }
     if (!this.toAct) {
@@ -435,7 +456,11 @@ class GamePage {
       else roll = `${canAct ? 'you decide' : 'decides'} ${turnName}'s turn, who rolled ${words}. `;
     }
     let what;
-    if (canAct) {
+    if (canAct && !this.connected()) {
+      // Offline: the move waits for the connection, and the banner says so.
+      what = [h('strong', {}, `Your turn, ${this.toAct}`),
+        h('span', { class: 'turn-detail', id: 'offline-move' }, roll, this.offline.banner(coarse()))];
+    } else if (canAct) {
       what = [h('strong', {}, `Your turn, ${this.toAct}`),
         h('span', { class: 'turn-detail' }, roll,
           decision || (onlyPass ? 'No piece of that kind can move: pass.' : moves ? `${coarse() ? 'Tap' : 'Click'} or drag a highlighted piece.` : 'Choose an action.'))];
@@ -488,20 +513,75 @@ class GamePage {
     this.send(action);
   }
 
+  /** connected reports whether the page hears the game live: a socket is open. */
+  connected() {
+    return this.conn.status === 'open';
+  }
+
   /**
-   * send plays an action for the seat to act.
+   * send plays an action for the seat to act. With the connection down it
+   * is kept, and sent when the connection returns (offline.js).
    * @param {string} action
    */
   async send(action) {
     if (!this.canAct()) return;
+    const seat = this.toAct;
+    const seq = this.conn.lastSeq;
+    if (!this.connected()) {
+      this.keepOffline(seat, action, seq);
+      return;
+    }
     this.sending = true;
     this.say('');
     this.render();
     try {
-      const after = await this.conn.act(this.toAct, action);
+      const after = await this.conn.act(seat, action, seq);
       this.awaitSeq = Math.max(this.awaitSeq, (after && after.seq) || 0);
     } catch (e) {
-      this.say(`Refused: ${/** @type {Error} */ (e).message}`, 'error');
+      if (/** @type {any} */ (e).code === 'ENETWORK') this.keepOffline(seat, action, seq);
+      else this.say(`Refused: ${/** @type {Error} */ (e).message}`, 'error');
+    } finally {
+      this.sending = false;
+      this.schedule();
+    }
+  }
+
+  /**
+   * keepOffline keeps a move made while the connection is down, in place
+   * of any other, until the connection returns.
+   * @param {string} seat
+   * @param {string} action
+   * @param {number} seq the last event the page had when it was made
+   */
+  keepOffline(seat, action, seq) {
+    this.offline.keep(seat, action, seq);
+    document.body.dataset.offlineMove = action;
+    const m = `Your move ${action} waits for the connection: it is sent when the connection returns.`;
+    this.say(m);
+    this.keys.say(m);
+    this.schedule();
+  }
+
+  /**
+   * sendOffline sends the move kept while the connection was down, as made:
+   * after the event it was made after. The server refuses it if the game
+   * has moved on since (another device of the player moved, the clock ran
+   * out), and the page says so.
+   */
+  async sendOffline() {
+    const w = this.offline.take();
+    delete document.body.dataset.offlineMove;
+    if (!w) return;
+    this.sending = true;
+    this.render();
+    try {
+      const after = await this.conn.act(w.seat, w.action, w.seq);
+      this.awaitSeq = Math.max(this.awaitSeq, (after && after.seq) || 0);
+      this.say(`Your move ${w.action}, made while the connection was down, has been played.`);
+    } catch (e) {
+      const m = `Your move ${w.action}, made while the connection was down, was not played: ${/** @type {Error} */ (e).message}.`;
+      this.say(m, 'error');
+      this.keys.say(m);
     } finally {
       this.sending = false;
       this.schedule();
@@ -577,10 +657,12 @@ class GamePage {
         el.textContent = this.status !== 'live' ? 'Finished' : this.wasDown ? 'Reconnected' : 'Live';
         if (this.wasDown) toast('Reconnected: the game is up to date.');
         this.wasDown = false;
+        if (this.offline.waiting) this.sendOffline();
         break;
       case 'reconnecting':
         this.wasDown = true;
         el.textContent = `Connection lost — reconnecting${detail ? ` (${detail})` : '…'}`;
+        this.schedule(); // the banner says that moves wait for the connection
         break;
       case 'over':
         el.textContent = 'Finished';

@@ -2,8 +2,11 @@
 // Leaving a game: resign (the rules' retire for a lone king where it may
 // retire now, else a bot plays the seat for the rest of the game) and
 // abort (the game ends with no result, while some human seat has not yet
-// moved). Both are asked again in a dialog first (confirm.js), and both
-// are the server's to do (POST .../actions with kind resign or abort).
+// moved). Both are asked again in a dialog first (confirm.js). A player
+// out of the game (every seat of theirs out of play: fallen.js) has
+// nothing to resign: they may leave, and a bot takes the seat, with no
+// question asked. All are the server's to do (POST .../actions with kind
+// resign, abort or leave).
 
 import { h, replace, toast } from './dom.js';
 import { confirmAction } from './confirm.js';
@@ -11,14 +14,15 @@ import { confirmAction } from './confirm.js';
 /**
  * @typedef {import('./api.js').SeatInfo} SeatInfo
  * @typedef {{status: string, seats: SeatInfo[], held: Set<string>, moved: Set<string>,
- *   toAct: string, actions: string[]}} LeaveState
- *   moved: the seats that played an action of their own
+ *   toAct: string, actions: string[], out?: string[]}} LeaveState
+ *   moved: the seats that played an action of their own; out: this browser's
+ *   seats when all of them are out of play
  */
 
 export class Leave {
   /**
    * @param {HTMLElement} host where the buttons go
-   * @param {(seat: string, kind: 'resign'|'abort') => Promise<any>} send
+   * @param {(seat: string, kind: 'resign'|'abort'|'leave') => Promise<any>} send
    * @param {(text: string, kind?: 'info'|'error') => void} say
    */
   constructor(host, send, say) {
@@ -28,6 +32,8 @@ export class Leave {
     /** @type {LeaveState|null} */
     this.state = null;
     this.key = '';
+    /** called once every seat left */
+    this.onLeft = () => {};
   }
 
   /**
@@ -52,9 +58,16 @@ export class Leave {
     this.state = st;
     const mine = st.status === 'live' ? this.mine(st) : [];
     const abort = mine.length > 0 && this.abortable(st);
-    const key = `${mine.join(',')}|${abort}`;
+    const out = st.out || [];
+    const key = `${mine.join(',')}|${abort}|${out.join(',')}`;
     if (key === this.key) return;
     this.key = key;
+    if (out.length > 0) {
+      replace(this.host,
+        h('span', { class: 'small muted', id: 'out-note' }, 'You are out of this game.'),
+        h('button', { type: 'button', id: 'leave-game', class: 'small', onclick: () => this.leaveGame() }, 'Leave'));
+      return;
+    }
     replace(this.host,
       mine.length ? h('button', { type: 'button', id: 'resign', class: 'danger small', onclick: () => this.resign() }, 'Resign') : null,
       abort ? h('button', { type: 'button', id: 'abort', class: 'danger small', onclick: () => this.abort() }, 'Abort game') : null);
@@ -86,6 +99,23 @@ export class Leave {
     } catch (e) {
       this.say(`Not resigned: ${/** @type {Error} */ (e).message}`, 'error');
     }
+  }
+
+  /**
+   * leaveGame gives every seat of this browser that is out of play to a
+   * bot, and then goes (onLeft); the game goes on without them.
+   */
+  async leaveGame() {
+    const st = this.state;
+    if (!st || !st.out || st.out.length === 0) return;
+    try {
+      for (const seat of st.out) await this.send(seat, 'leave');
+    } catch (e) {
+      this.say(`Not left: ${/** @type {Error} */ (e).message}`, 'error');
+      return;
+    }
+    toast(`You left the game: a bot plays ${st.out.join(' and ')}.`);
+    this.onLeft();
   }
 
   async abort() {

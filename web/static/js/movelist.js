@@ -166,7 +166,7 @@ export function addTakeover(turns, e, letter, dice, step) {
 
 /**
  * takeoverWhy says why a bot took a seat, from a seat event's reason.
- * @param {string|undefined} reason "timeout", "idle" or "abandoned"
+ * @param {string|undefined} reason "timeout", "idle", "resigned", "left", "expired" or "abandoned"
  * @returns {string}
  */
 export function takeoverWhy(reason) {
@@ -174,5 +174,6 @@ export function takeoverWhy(reason) {
   if (reason === 'idle') return 'the player did not act';
   if (reason === 'resigned') return 'the player resigned';
   if (reason === 'expired') return 'nobody was at the table';
+  if (reason === 'left') return 'the player left the game';
   return 'the player left';
 }
