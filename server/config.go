@@ -347,6 +347,10 @@ type Config struct {
 	// LobbyBotLevel is the strongest bot level that fills the seats of a
 	// lobby's tables (default 4, as MaxTakeoverLevel's; at most 8).
 	LobbyBotLevel int
+	// MaxPairInvites caps the pair invitations open at once of one
+	// player, over every node (default 4): a socket has one at a time,
+	// so a guest has one; an account, one per device.
+	MaxPairInvites int
 	// MaxOpenTables caps the open tables, not yet started, in the
 	// store (default 1000, over every node); MaxOpenTablesPerClient
 	// those one client opens through a node (default 2).
@@ -495,6 +499,7 @@ func (c Config) withDefaults() Config {
 	defInt(&c.MaxLobbyConnsPerClient, 8)
 	defInt(&c.LobbyMakers, 16)
 	defInt(&c.LobbyBotLevel, 4)
+	defInt(&c.MaxPairInvites, 4)
 	c.LobbyBotLevel = min(c.LobbyBotLevel, len(ai.Levels))
 	defInt(&c.MaxOpenTables, 1000)
 	defInt(&c.MaxOpenTablesPerClient, 2)
