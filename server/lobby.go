@@ -227,9 +227,8 @@ func (h *hall) run() {
 		select {
 		case <-h.s.ctx.Done():
 			return
-		case <-h.kick: // a seek: its pool's round, at once; news: told at once
+		case <-h.kick: // a seek: its pool's round, at once
 			h.rounds(time.Now())
-			h.listen()
 			continue
 		case <-t.C:
 		}

@@ -55,8 +55,9 @@ type heard struct {
 	ids   map[string]time.Time // the news acted on, until it is newsOverlap older than since
 }
 
-// announce adds news for player, and has the loop read it at once (the
-// player may be on this node).
+// announce adds news for player. The node's own sockets of the player
+// were told already: the news is for the other nodes, which read it
+// within a round.
 func (h *hall) announce(player string, n *lobbyNews) error {
 	if h.news == nil {
 		return nil
@@ -71,7 +72,6 @@ func (h *hall) announce(player string, n *lobbyNews) error {
 		h.s.repeats.Error("lobby: storing news failed", "kind", n.Kind, "err", err)
 		return err
 	}
-	h.poke()
 	return nil
 }
 
@@ -239,10 +239,14 @@ func (h *hall) taken(player string, n *lobbyNews) {
 	if adopted {
 		return
 	}
-	// The inviter left, withdrew or sought meanwhile: so is the pair's
-	// seek, if it is still there.
+	// The inviter left, or withdrew its invitation, or sought
+	// meanwhile: so is the pair's seek, if it is still there.
+	why := "your partner left the lobby"
+	if inv != nil {
+		why = "your partner sought alone"
+	}
 	gone := &localSeek{id: n.Seek, pool: pool, player: player, theirs: true, invite: n.Invite, mate: &localSeeker{player: n.Mate, away: true}}
 	if ok, _ := h.withdraw(ctx, gone); ok {
-		h.partnerGone(gone, nil, "your partner left the lobby")
+		h.partnerGone(gone, nil, why)
 	}
 }
