@@ -469,10 +469,13 @@ func (h *hall) partnerGone(ls *localSeek, other *lobbyConn, why string) {
 func (h *hall) refresh(now time.Time) {
 	ctx := h.s.ctx
 	h.mu.Lock()
-	var orphans []*localSeek
+	var orphans, theirs []*localSeek
 	for _, ls := range h.seeks {
-		if ls.orphan() {
+		switch {
+		case ls.orphan():
 			orphans = append(orphans, ls)
+		case ls.theirs:
+			theirs = append(theirs, ls)
 		}
 	}
 	h.mu.Unlock()
@@ -484,6 +487,9 @@ func (h *hall) refresh(now time.Time) {
 		other := ls.leftBy(nil) // the partner still there, if a pair's
 		h.mu.Unlock()
 		h.partnerGone(ls, other, "your partner left the lobby")
+	}
+	for _, ls := range theirs {
+		h.lost(ctx, ls)
 	}
 	if _, err := h.pr.Refresh(ctx, now); err != nil {
 		h.s.repeats.Error("lobby: refreshing the seeks failed", "err", err)
@@ -511,6 +517,33 @@ func (h *hall) refresh(now time.Time) {
 		if _, err := h.tables.ExpireTables(ctx, now.Add(-h.s.cfg.LobbySeekLife)); err != nil {
 			h.s.repeats.Error("lobby: expiring the open tables failed", "err", err)
 		}
+	}
+}
+
+// lost ends a seek of another node's (theirs) that is no longer in the
+// store, its node having stopped (it expired) with no news of it: its
+// seeker here is told its partner left. Only the loop calls it.
+func (h *hall) lost(ctx context.Context, ls *localSeek) {
+	cur, err := h.st.SeekOf(ctx, ls.player)
+	switch {
+	case err == nil && cur.ID == ls.id:
+		return
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return
+	}
+	// Its node adds the news of its end before it removes it: heard now,
+	// the news forgets it.
+	h.listen()
+	h.mu.Lock()
+	still := h.seeks[ls.id] == ls
+	c := ls.conn
+	h.mu.Unlock()
+	if !still {
+		return
+	}
+	h.forget(ls)
+	if c != nil {
+		c.dropSeek(ls, "your partner left the lobby")
 	}
 }
 
