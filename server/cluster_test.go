@@ -38,7 +38,12 @@ func newNode(t *testing.T, dsn string, lease time.Duration, log *lockedBuffer) *
 // nodes reach at advertise.
 func nodeOn(t *testing.T, dsn string, lease time.Duration, log *lockedBuffer, ln net.Listener, advertise string) *testServer {
 	t.Helper()
-	cfg := testConfig()
+	return nodeWith(t, testConfig(), dsn, lease, log, ln, advertise)
+}
+
+// nodeWith starts a node as nodeOn does, with cfg.
+func nodeWith(t *testing.T, cfg server.Config, dsn string, lease time.Duration, log *lockedBuffer, ln net.Listener, advertise string) *testServer {
+	t.Helper()
 	cfg.Cluster, cfg.Lease, cfg.Advertise, cfg.ClusterKey = true, lease, advertise, clusterKey
 	st, err := store.Open(context.Background(), dsn)
 	if err != nil {

@@ -311,18 +311,20 @@ type Config struct {
 	// (store.LobbyOf): quick pairing in pools, and open tables.
 	//
 	// LobbyRound is how often the node runs a pairing round of each pool
-	// in which it has seekers, and looks for the tables that seat them
-	// made by other nodes (default 250ms); a seek made on the node runs a
-	// round at once.
+	// in which it has seekers, looks for the tables that seat them made
+	// by other nodes, and reads the lobby's news for its sockets (a seat
+	// of an account's, a pair's seek of partners on two nodes) (default
+	// 250ms); a seek made on the node runs a round at once.
 	LobbyRound time.Duration
 	// LobbyClaimWait is how long a table, claimed by a round or started,
 	// may wait for its game (default 5s): past it, a node of its seekers
 	// makes the game itself, the table's node having stopped or stalled.
 	// The game's id is the table's, so only one is ever made.
 	LobbyClaimWait time.Duration
-	// LobbySeekLife is how long a seek, or an open table and its seats,
-	// lives once its node stops refreshing it (default 1m); the node
-	// refreshes its own four times as often.
+	// LobbySeekLife is how long a seek, an open table and its seats, or
+	// a pair invitation lives once its node stops refreshing it (default
+	// 1m); the node refreshes its own four times as often. A pair
+	// invitation taken, and the lobby's news, live as long.
 	LobbySeekLife time.Duration
 	// LobbyView is how often, at most, the node reads the lobby's view
 	// (pools, seekers, open tables) from the store for GET /api/lobby and
@@ -347,6 +349,10 @@ type Config struct {
 	// LobbyBotLevel is the strongest bot level that fills the seats of a
 	// lobby's tables (default 4, as MaxTakeoverLevel's; at most 8).
 	LobbyBotLevel int
+	// MaxPairInvites caps the pair invitations open at once of one
+	// player, over every node (default 4): a socket has one at a time,
+	// so a guest has one; an account, one per device.
+	MaxPairInvites int
 	// MaxOpenTables caps the open tables, not yet started, in the
 	// store (default 1000, over every node); MaxOpenTablesPerClient
 	// those one client opens through a node (default 2).
@@ -495,6 +501,7 @@ func (c Config) withDefaults() Config {
 	defInt(&c.MaxLobbyConnsPerClient, 8)
 	defInt(&c.LobbyMakers, 16)
 	defInt(&c.LobbyBotLevel, 4)
+	defInt(&c.MaxPairInvites, 4)
 	c.LobbyBotLevel = min(c.LobbyBotLevel, len(ai.Levels))
 	defInt(&c.MaxOpenTables, 1000)
 	defInt(&c.MaxOpenTablesPerClient, 2)

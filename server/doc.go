@@ -83,7 +83,12 @@
 // a game its claimer left unmade (LobbyClaimWait). Open tables are rows
 // of the store (store.OpenTables), started by their opener or when full.
 // Two partners seek as one in a team pool (lobby_pair.go): one opens an
-// invitation, the other takes it by its code, and their seek holds both.
+// invitation, a row of the store (store.PairInvites), the other takes it
+// by its code through any node, and their seek holds both. What a node
+// has to tell a player whose sockets may be on other nodes (an account's
+// seat, for its other devices; a pair's seek taken, withdrawn or seated,
+// for a partner served by another node) is the lobby's news
+// (store.LobbyNews, lobby_news.go), which every node reads each round.
 // A lobby game of CorrespondenceTurn or more a decision is played by
 // correspondence (Table.Correspondence): its absent players keep their
 // seats for each decision's whole time, bounded by its clock alone.

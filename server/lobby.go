@@ -37,10 +37,12 @@ type hall struct {
 	s      *Server
 	pr     *lobby.Pairer
 	st     store.Lobby
-	tables store.OpenTables // nil if the store keeps no open tables
-	node   string           // this process, as the store knows its seeks
-	kick   chan struct{}    // a round now
-	makers chan struct{}    // a token per game being made (LobbyMakers)
+	tables store.OpenTables  // nil if the store keeps no open tables
+	pi     store.PairInvites // nil if the store keeps no pair invitations
+	news   store.LobbyNews   // nil if the store keeps no news
+	node   string            // this process, as the store knows its seeks
+	kick   chan struct{}     // a round now
+	makers chan struct{}     // a token per game being made (LobbyMakers)
 
 	mu     sync.Mutex
 	seeks  map[string]*localSeek  // this node's seeks, open or claimed, until their seekers are told
@@ -49,7 +51,9 @@ type hall struct {
 	making map[string]bool        // the tables whose games this node is making
 	opened map[client]int         // the open tables by the client that opened them through this node
 	seats  map[string]*localSeat  // this node's seats at open tables, by player, until told
-	pairs  map[string]*pairInvite // the open pair invitations of the node's sockets, by code
+	pairs  map[string]*pairInvite // the open pair invitations of the node's sockets, by their code's hash
+
+	heard heard // the news read, by the loop alone
 
 	viewMu   sync.Mutex
 	view     []byte     // the lobby's view, as the "lobby" message sends it
@@ -61,6 +65,12 @@ type hall struct {
 // token) and where its seeker is (the socket, nil once it closed); for a
 // pair's seek, the same of the partner who took the invitation (mate).
 // Its sockets are guarded by hall.mu.
+//
+// Partners whose sockets reach two nodes share a seek that the partner's
+// node stored: there the inviter is away (its token's hash alone is
+// known), and the inviter's node follows the seek as theirs, the partner
+// away. Each node tells the other's seeker, through the news, what
+// became of the seek.
 type localSeek struct {
 	id     string
 	pool   lobby.Pool
@@ -69,6 +79,11 @@ type localSeek struct {
 	token  string
 	conn   *lobbyConn
 	mate   *localSeeker // nil for a seek of one
+
+	away   bool   // the first seeker is served by another node: token is "", hash its token's hash
+	hash   []byte // the first seeker's token hash, if away
+	theirs bool   // the seek is another node's, which refreshes it and forgets it once seated
+	invite []byte // the code's hash of the pair invitation it came of, if any
 }
 
 // localSeeker is the second seeker of a pair's seek.
@@ -77,12 +92,43 @@ type localSeeker struct {
 	name   string
 	token  string
 	conn   *lobbyConn // nil once its socket closed
+	away   bool       // served by another node: token is ""
 }
 
-// orphan reports whether a seeker of the seek left. The caller holds
-// hall.mu.
+// orphan reports whether a seeker of the seek served here left. The
+// caller holds hall.mu.
 func (ls *localSeek) orphan() bool {
-	return ls.conn == nil || ls.mate != nil && ls.mate.conn == nil
+	return !ls.away && ls.conn == nil || ls.mate != nil && !ls.mate.away && ls.mate.conn == nil
+}
+
+// here reports whether a seeker of the seek is connected to the node.
+// The caller holds hall.mu.
+func (ls *localSeek) here() bool {
+	return ls.conn != nil || ls.mate != nil && ls.mate.conn != nil
+}
+
+// awayPlayer returns the player of the seek served by another node, ""
+// if none.
+func (ls *localSeek) awayPlayer() string {
+	switch {
+	case ls.away:
+		return ls.player
+	case ls.mate != nil && ls.mate.away:
+		return ls.mate.player
+	}
+	return ""
+}
+
+// tokenOf returns the token of player's seat, "" if its node is another
+// or player is none of the seek's.
+func (ls *localSeek) tokenOf(player string) string {
+	switch {
+	case ls.player == player:
+		return ls.token
+	case ls.mate != nil && ls.mate.player == player:
+		return ls.mate.token
+	}
+	return ""
 }
 
 // other returns the socket of c's partner in the seek, nil if the seek
@@ -111,18 +157,13 @@ func (ls *localSeek) leftBy(c *lobbyConn) *lobbyConn {
 	return other
 }
 
-// holds reports whether token is one of the seek's.
-func (ls *localSeek) holds(token string) bool {
-	return ls.token == token || ls.mate != nil && ls.mate.token == token
-}
-
-// partnerOf returns the name of the partner of the seeker of token, ""
+// partnerOf returns the name of the partner of player in the seek, ""
 // for a seek of one.
-func (ls *localSeek) partnerOf(token string) string {
+func (ls *localSeek) partnerOf(player string) string {
 	switch {
 	case ls.mate == nil:
 		return ""
-	case ls.token == token:
+	case ls.player == player:
 		return ls.mate.name
 	}
 	return ls.name
@@ -144,6 +185,7 @@ func newHall(s *Server) *hall {
 	}
 	h := &hall{
 		s: s, pr: pr, st: st, tables: store.OpenTablesOf(s.store), node: node,
+		pi: store.PairInvitesOf(s.store), news: store.LobbyNewsOf(s.store),
 		kick:   make(chan struct{}, 1),
 		makers: make(chan struct{}, s.cfg.LobbyMakers),
 		seeks:  make(map[string]*localSeek),
@@ -153,6 +195,7 @@ func newHall(s *Server) *hall {
 		opened: make(map[client]int),
 		seats:  make(map[string]*localSeat),
 		pairs:  make(map[string]*pairInvite),
+		heard:  heard{since: time.Now().Add(-newsOverlap), ids: make(map[string]time.Time)},
 	}
 	return h
 }
@@ -171,8 +214,9 @@ func gameOf(table string) string {
 
 // run is the node's lobby loop, until the server stops: a round of each
 // pool with seekers of the node every LobbyRound or at once when kicked,
-// then the tables that seat the node's seekers, and now and then the
-// refresh of its seeks and the expiry of everyone's stale ones.
+// then the tables that seat the node's seekers, the news for its sockets
+// (listen), and now and then the refresh of its seeks and invitations and
+// the expiry of everyone's stale ones.
 func (h *hall) run() {
 	defer h.s.wg.Done()
 	cfg := h.s.cfg
@@ -191,6 +235,7 @@ func (h *hall) run() {
 		now := time.Now()
 		h.rounds(now)
 		h.told(now)
+		h.listen()
 		h.startedTables(now)
 		if now.Sub(refreshed) >= cfg.LobbySeekLife/4 {
 			refreshed = now
@@ -214,7 +259,7 @@ func (h *hall) rounds(now time.Time) {
 	h.mu.Lock()
 	pools := make(map[lobby.Pool]bool)
 	for _, ls := range h.seeks {
-		if ls.conn != nil {
+		if ls.here() {
 			pools[ls.pool] = true
 		}
 	}
@@ -277,7 +322,10 @@ func (h *hall) told(now time.Time) {
 // seeks named are all the node's if ours, else those the node knows (a
 // table's seeks are of several nodes); a table all of whose seeks are
 // known to be the node's (seeks are the table's, not ours) is forgotten
-// at once.
+// at once. A seek that is another node's (theirs) is forgotten here
+// alone: its node tells its other seeker and forgets it in the store.
+// A seeker served by another node (away) of a seek of the node's is told
+// through the news, as are a signed-in seeker's devices on other nodes.
 func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
 	var mine []*localSeek
 	h.mu.Lock()
@@ -291,7 +339,11 @@ func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
 		}
 	}
 	h.mu.Unlock()
+	own := 0
 	for _, ls := range mine {
+		if !ls.theirs {
+			own++
+		}
 		h.mu.Lock()
 		conn := ls.conn
 		var mate *lobbyConn
@@ -299,22 +351,12 @@ func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
 			mate = ls.mate.conn
 		}
 		h.mu.Unlock()
-		if seat := seatOfToken(g.hashes, ls.token); seat >= 0 {
-			if conn != nil {
-				conn.seated(g, seat, ls.token)
-			}
-			h.tellDevices(g, seat, ls.token, ls.player, conn)
-		}
+		h.tellSeat(g, ls, ls.player, ls.away, ls.token, ls.hash, conn)
 		if ls.mate != nil {
-			if seat := seatOfToken(g.hashes, ls.mate.token); seat >= 0 {
-				if mate != nil {
-					mate.seated(g, seat, ls.mate.token)
-				}
-				h.tellDevices(g, seat, ls.mate.token, ls.mate.player, mate)
-			}
+			h.tellSeat(g, ls, ls.mate.player, ls.mate.away, ls.mate.token, nil, mate)
 		}
 	}
-	if !ours && len(mine) == len(seeks) {
+	if !ours && own == len(seeks) {
 		if err := h.pr.Forget(h.s.ctx, table); err != nil {
 			h.s.repeats.Error("lobby: forgetting a seated table failed", "table", table, "err", err)
 			return
@@ -325,20 +367,54 @@ func (h *hall) tell(g *made, table string, seeks []string, ours bool) {
 		return
 	}
 	for _, ls := range mine {
-		if err := h.pr.Seated(h.s.ctx, ls.id); err != nil && !errors.Is(err, store.ErrNotFound) {
-			h.s.repeats.Error("lobby: forgetting a seated seek failed", "seek", ls.id, "err", err)
-			continue
+		if !ls.theirs {
+			if err := h.pr.Seated(h.s.ctx, ls.id); err != nil && !errors.Is(err, store.ErrNotFound) {
+				h.s.repeats.Error("lobby: forgetting a seated seek failed", "seek", ls.id, "err", err)
+				continue
+			}
 		}
 		h.forget(ls)
 	}
 }
 
+// tellSeat tells one seeker of seek ls of its seat in game g: the
+// socket conn, if it is still open, and the player's other devices, with
+// token. A seeker away is told through the news, if the seek is the
+// node's (theirs, the other node tells it); so are a signed-in seeker's
+// devices on other nodes.
+func (h *hall) tellSeat(g *made, ls *localSeek, player string, away bool, token string, hash []byte, conn *lobbyConn) {
+	var seat int
+	switch {
+	case away && ls.theirs:
+		return
+	case away:
+		seat = seatOfHash(g.hashes, hash)
+	default:
+		seat = seatOfToken(g.hashes, token)
+	}
+	if seat < 0 {
+		return
+	}
+	name := g.pr.Seats()[seat].String()
+	if !away {
+		if conn != nil {
+			conn.seated(g.id, name, token, ls)
+		}
+		h.tellDevices(g.id, name, token, player, conn, ls.id)
+	}
+	if away || strings.HasPrefix(player, "account:") {
+		h.announce(player, &lobbyNews{Kind: newsSeated, Seek: ls.id, Pool: ls.pool.String(), Partner: ls.partnerOf(player), Game: g.id, Seat: name})
+	}
+}
+
 // tellDevices tells the other lobby WebSockets of a signed-in player
-// on the node, besides told, of its seat in game g: the seek was its
+// on the node, besides told, of its seat in game: the seek was its
 // account's, whichever device made it, and so is the seat. A device's
 // own seek that the seated one replaced (one seek per account) is
 // forgotten. A guest's seek is its one socket's: nobody else is told.
-func (h *hall) tellDevices(g *made, seat int, token, player string, told *lobbyConn) {
+// token is "" if the node does not know it: the account's session opens
+// the seat.
+func (h *hall) tellDevices(game, seat, token, player string, told *lobbyConn, seek string) {
 	if !strings.HasPrefix(player, "account:") {
 		return
 	}
@@ -351,34 +427,55 @@ func (h *hall) tellDevices(g *made, seat int, token, player string, told *lobbyC
 	}
 	h.mu.Unlock()
 	for _, c := range devices {
-		var partner *lobbyConn
 		c.state.Lock()
-		if ls := c.seek; ls != nil && !ls.holds(token) && (ls.player == player || ls.mate != nil && ls.mate.player == player) {
+		if ls := c.seek; ls != nil && ls.id != seek && (ls.player == player || ls.mate != nil && ls.mate.player == player) {
 			// Replaced in the store by the seek seated: gone but here.
 			h.forget(ls)
 			c.seek = nil
 			h.mu.Lock()
-			partner = ls.other(c)
+			partner := ls.other(c)
 			h.mu.Unlock()
-			if partner != nil {
-				defer partner.dropSeek(ls, "your partner sought alone")
-			}
+			defer h.partnerGone(ls, partner, "your partner sought alone")
 		}
 		c.state.Unlock()
-		c.seated(g, seat, token)
+		c.seated(game, seat, token, nil)
 	}
 }
 
-// refresh keeps the node's open seeks and tables alive, withdraws the
-// seeks whose sockets closed (a withdrawal that failed then), and
-// expires everyone's stale seeks and tables.
+// partnerGone tells the partner of a pair's seek ls, withdrawn, why: its
+// socket other on the node, if any, or through the news if it is served
+// by another node. The invitation the seek came of, kept taken, goes with
+// it: its code is no more. Nothing for a seek of one.
+func (h *hall) partnerGone(ls *localSeek, other *lobbyConn, why string) {
+	if other != nil {
+		other.dropSeek(ls, why)
+	}
+	if p := ls.awayPlayer(); p != "" {
+		h.announce(p, &lobbyNews{Kind: newsWithdrawn, Seek: ls.id, Pool: ls.pool.String(), Why: why})
+	}
+	if ls.invite != nil && h.pi != nil {
+		ctx, cancel := context.WithTimeout(h.s.ctx, h.s.cfg.WriteTimeout)
+		defer cancel()
+		if err := h.pi.DropInvite(ctx, ls.invite); err != nil && !errors.Is(err, store.ErrNotFound) {
+			h.s.repeats.Error("lobby: dropping a pair invitation failed", "err", err)
+		}
+	}
+}
+
+// refresh keeps the node's open seeks, tables and pair invitations
+// alive, withdraws the seeks whose sockets closed (a withdrawal that
+// failed then), and expires everyone's stale seeks, tables, invitations
+// and news.
 func (h *hall) refresh(now time.Time) {
 	ctx := h.s.ctx
 	h.mu.Lock()
-	var orphans []*localSeek
+	var orphans, theirs []*localSeek
 	for _, ls := range h.seeks {
-		if ls.orphan() {
+		switch {
+		case ls.orphan():
 			orphans = append(orphans, ls)
+		case ls.theirs:
+			theirs = append(theirs, ls)
 		}
 	}
 	h.mu.Unlock()
@@ -389,15 +486,29 @@ func (h *hall) refresh(now time.Time) {
 		h.mu.Lock()
 		other := ls.leftBy(nil) // the partner still there, if a pair's
 		h.mu.Unlock()
-		if other != nil {
-			other.dropSeek(ls, "your partner left the lobby")
-		}
+		h.partnerGone(ls, other, "your partner left the lobby")
+	}
+	for _, ls := range theirs {
+		h.lost(ctx, ls)
 	}
 	if _, err := h.pr.Refresh(ctx, now); err != nil {
 		h.s.repeats.Error("lobby: refreshing the seeks failed", "err", err)
 	}
 	if _, err := h.pr.Expire(ctx, now); err != nil {
 		h.s.repeats.Error("lobby: expiring the seeks failed", "err", err)
+	}
+	if h.pi != nil {
+		if _, err := h.pi.RefreshInvites(ctx, h.node, now); err != nil {
+			h.s.repeats.Error("lobby: refreshing the pair invitations failed", "err", err)
+		}
+		if _, err := h.pi.ExpireInvites(ctx, now.Add(-h.s.cfg.LobbySeekLife)); err != nil {
+			h.s.repeats.Error("lobby: expiring the pair invitations failed", "err", err)
+		}
+	}
+	if h.news != nil {
+		if _, err := h.news.ExpireNews(ctx, now.Add(-h.s.cfg.LobbySeekLife)); err != nil {
+			h.s.repeats.Error("lobby: expiring the news failed", "err", err)
+		}
 	}
 	if h.tables != nil {
 		if _, err := h.tables.RefreshTables(ctx, h.node, now); err != nil {
@@ -406,6 +517,33 @@ func (h *hall) refresh(now time.Time) {
 		if _, err := h.tables.ExpireTables(ctx, now.Add(-h.s.cfg.LobbySeekLife)); err != nil {
 			h.s.repeats.Error("lobby: expiring the open tables failed", "err", err)
 		}
+	}
+}
+
+// lost ends a seek of another node's (theirs) that is no longer in the
+// store, its node having stopped (it expired) with no news of it: its
+// seeker here is told its partner left. Only the loop calls it.
+func (h *hall) lost(ctx context.Context, ls *localSeek) {
+	cur, err := h.st.SeekOf(ctx, ls.player)
+	switch {
+	case err == nil && cur.ID == ls.id:
+		return
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return
+	}
+	// Its node adds the news of its end before it removes it: heard now,
+	// the news forgets it.
+	h.listen()
+	h.mu.Lock()
+	still := h.seeks[ls.id] == ls
+	c := ls.conn
+	h.mu.Unlock()
+	if !still {
+		return
+	}
+	h.forget(ls)
+	if c != nil {
+		c.dropSeek(ls, "your partner left the lobby")
 	}
 }
 

@@ -140,6 +140,7 @@ type lobbyConn struct {
 	seek   *localSeek  // the open seek, if any: its own, or a pair's
 	table  string      // the open table it sits at, if any
 	invite *pairInvite // its open pair invitation, if any
+	told   string      // the game it was last told it is seated in
 }
 
 // handleLobbyWS is GET /api/lobby/ws: the lobby's WebSocket.
@@ -291,8 +292,8 @@ func (c *lobbyConn) gone() {
 		h.mu.Lock()
 		other := ls.leftBy(c) // the loop withdraws it if this fails
 		h.mu.Unlock()
-		if gone, _ := h.withdraw(ctx, ls); gone && other != nil {
-			other.dropSeek(ls, "your partner left the lobby")
+		if gone, _ := h.withdraw(ctx, ls); gone {
+			h.partnerGone(ls, other, "your partner left the lobby")
 		}
 	}
 	if table != "" {
@@ -441,15 +442,15 @@ func (c *lobbyConn) seekPool(ctx context.Context, m *LobbyMessage) error {
 	old, err := c.seekLocked(ctx, pool, m)
 	c.state.Unlock()
 	if old != nil {
-		old.dropSeek(old.seek, "your partner sought alone")
+		c.h.partnerGone(old.seek, old.conn, "your partner sought alone")
 	}
 	return err
 }
 
 // left is a pair's seek that its partner's new seek replaced, to tell
-// the other partner of.
+// the other partner of: its socket on the node, if any.
 type left struct {
-	*lobbyConn
+	conn *lobbyConn
 	seek *localSeek
 }
 
@@ -487,8 +488,8 @@ func (c *lobbyConn) seekLocked(ctx context.Context, pool lobby.Pool, m *LobbyMes
 	if old := c.seek; old != nil {
 		h.forget(old) // replaced in the store by Add, a pair's whole
 		h.mu.Lock()
-		if other := old.other(c); other != nil {
-			out = &left{other, old}
+		if old.mate != nil {
+			out = &left{old.other(c), old}
 		}
 		h.mu.Unlock()
 	}
@@ -535,9 +536,7 @@ func (c *lobbyConn) withdraw(ctx context.Context) error {
 	other := ls.other(c)
 	h.mu.Unlock()
 	c.state.Unlock()
-	if other != nil {
-		other.dropSeek(ls, "your partner withdrew")
-	}
+	h.partnerGone(ls, other, "your partner withdrew")
 	h.poke()
 	return nil
 }
@@ -554,16 +553,23 @@ func (c *lobbyConn) dropSeek(ls *localSeek, why string) {
 	c.post(&LobbyEvent{Kind: LobbyGone, Pool: ls.pool.String(), Why: why})
 }
 
-// seated tells the client of its seat in game g, with the seat's token,
-// once the seek it came from is over.
-func (c *lobbyConn) seated(g *made, seat int, token string) {
+// seated tells the client of its seat in game, with the seat's token
+// ("" if the node does not know it: the account's session opens the
+// seat), once: ls, if it is the client's seek, is over. A client told of
+// the game already is not told again.
+func (c *lobbyConn) seated(game, seat, token string, ls *localSeek) {
 	c.state.Lock()
+	if c.told == game {
+		c.state.Unlock()
+		return
+	}
+	c.told = game
 	pool, partner := "", ""
-	if ls := c.seek; ls != nil && ls.holds(token) {
+	if ls != nil && c.seek == ls {
 		pool = ls.pool.String()
-		partner = ls.partnerOf(token)
+		partner = ls.partnerOf(c.player)
 		c.seek = nil
 	}
 	c.state.Unlock()
-	c.post(&LobbyEvent{Kind: LobbySeated, Game: g.id, Seat: g.pr.Seats()[seat].String(), Token: token, Pool: pool, Partner: partner})
+	c.post(&LobbyEvent{Kind: LobbySeated, Game: game, Seat: seat, Token: token, Pool: pool, Partner: partner})
 }

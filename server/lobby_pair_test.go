@@ -199,3 +199,41 @@ func TestLobbyPairWithdraw(t *testing.T) {
 	b.wantError(server.ECONFLICT, "partner", "withdraw it")
 	ts.waitLobby("b alone", func(v *server.LobbyView) bool { return len(seekersIn(v, pool)) == 1 })
 }
+
+// TestLobbyPairInvitesBound: a player's open pair invitations are at most
+// MaxPairInvites, over its account's devices: past it the invitation is
+// refused, saying why, until one is withdrawn; a device's own account's
+// code is refused as a partner's; a guest's socket keeps one, a new one
+// replacing it.
+func TestLobbyPairInvitesBound(t *testing.T) {
+	cfg := lobbyConfig()
+	cfg.MaxPairInvites = 1
+	ts := newTestServer(t, cfg, nil)
+	const pool = "chaturaji-teams/15s/casual"
+	phone, laptop := newDevice(ts), newDevice(ts)
+	phone.signUp("ana", "correct horse battery")
+	laptop.signIn("ana", "correct horse battery")
+	a1, a2 := dialAs(t, ts, phone), dialAs(t, ts, laptop)
+	a1.send(pairMsg{Kind: "pair", Pool: pool})
+	code := a1.until(server.LobbyInvited).Code
+	a2.send(pairMsg{Kind: "pair", Pool: pool})
+	a2.wantError(server.ETOOMANY, "pair", "1 pair invitations open, the limit")
+	a2.send(map[string]string{"kind": "partner", "code": code})
+	a2.wantError(server.EINVALID, "partner", "your own account's")
+	a1.send(map[string]string{"kind": "withdraw"})
+	a1.until(server.LobbyGone)
+	a2.send(pairMsg{Kind: "pair", Pool: pool})
+	a2.until(server.LobbyInvited)
+
+	// A guest's new invitation replaces its open one, within the bound.
+	g := ts.lobbyDial()
+	g.send(pairMsg{Kind: "pair", Pool: pool})
+	old := g.until(server.LobbyInvited).Code
+	g.send(pairMsg{Kind: "pair", Pool: pool})
+	if code := g.until(server.LobbyInvited).Code; code == old {
+		t.Fatalf("a second invitation has the first's code %s", code)
+	}
+	b := ts.lobbyDial()
+	b.send(map[string]string{"kind": "partner", "code": old})
+	b.wantError(server.ENOTFOUND, "partner", "no pair invitation")
+}

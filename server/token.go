@@ -30,7 +30,12 @@ func hashToken(token string) []byte {
 // seatOfToken returns the index of the seat that token opens, comparing its
 // hash with every seat's in constant time, or -1.
 func seatOfToken(hashes [][]byte, token string) int {
-	h := hashToken(token)
+	return seatOfHash(hashes, hashToken(token))
+}
+
+// seatOfHash returns the index of the seat held by the token hash h, as
+// seatOfToken, or -1.
+func seatOfHash(hashes [][]byte, h []byte) int {
 	found := -1
 	for i, sh := range hashes {
 		if subtle.ConstantTimeCompare(sh, h) == 1 {

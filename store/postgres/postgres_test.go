@@ -214,3 +214,20 @@ func TestOpenTables(t *testing.T) {
 		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
 	})
 }
+
+// TestInvites runs the pair invitations' suite; its race test takes
+// through two stores on one schema.
+func TestInvites(t *testing.T) {
+	storetest.RunInvites(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+		u := pgtest.Schema(t)
+		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
+	})
+}
+
+// TestNews runs the lobby news's suite.
+func TestNews(t *testing.T) {
+	storetest.RunNews(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+		u := pgtest.Schema(t)
+		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
+	})
+}

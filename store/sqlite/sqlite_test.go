@@ -323,6 +323,36 @@ func TestRatings(t *testing.T) {
 	})
 }
 
+func TestInvites(t *testing.T) {
+	t.Run("file", func(t *testing.T) {
+		storetest.RunInvites(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+			path := filepath.Join(t.TempDir(), "games.db")
+			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
+		})
+	})
+	t.Run("memory", func(t *testing.T) {
+		storetest.RunInvites(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+			s := open(t, sqlite.Memory)
+			return s, func(t *testing.T) store.Store { return s }
+		})
+	})
+}
+
+func TestNews(t *testing.T) {
+	t.Run("file", func(t *testing.T) {
+		storetest.RunNews(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+			path := filepath.Join(t.TempDir(), "games.db")
+			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
+		})
+	})
+	t.Run("memory", func(t *testing.T) {
+		storetest.RunNews(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+			s := open(t, sqlite.Memory)
+			return s, func(t *testing.T) store.Store { return s }
+		})
+	})
+}
+
 func TestOpenTables(t *testing.T) {
 	t.Run("file", func(t *testing.T) {
 		storetest.RunOpenTables(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {

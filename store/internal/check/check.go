@@ -206,3 +206,40 @@ func OpenTable(t *store.OpenTable) error {
 	}
 	return nil
 }
+
+// Invite checks a new pair invitation and sets what OpenInvite fills
+// in: Created and Updated become now, as Time keeps it; Seek becomes "".
+// BotWait is kept to the millisecond.
+func Invite(inv *store.PairInvite, now time.Time) error {
+	if inv == nil {
+		return errors.New("no invitation given")
+	}
+	if len(inv.Hash) == 0 || inv.Pool == "" || inv.Inviter.Player == "" || inv.Node == "" {
+		return errors.New("an invitation needs a hash, a pool, an inviter and a node")
+	}
+	p := inv.Inviter
+	for _, v := range []float64{p.Rating, p.Mu, p.Sigma} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("the inviter %q has a rating of %v, not a number", p.Player, v)
+		}
+	}
+	if inv.BotWait < 0 {
+		return fmt.Errorf("the invitation has a negative bot wait %v", inv.BotWait)
+	}
+	inv.BotWait = inv.BotWait.Truncate(time.Millisecond)
+	inv.Created = Time(now)
+	inv.Updated = inv.Created
+	inv.Seek = ""
+	return nil
+}
+
+// News checks a piece of news to add.
+func News(n *store.News) error {
+	if n == nil {
+		return errors.New("no news given")
+	}
+	if n.ID == "" || n.Player == "" || len(n.Data) == 0 {
+		return errors.New("news needs an id, a player and data")
+	}
+	return nil
+}
