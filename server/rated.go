@@ -198,7 +198,7 @@ type member struct {
 
 // rankSides returns the sides of finished game r with their places: the
 // game's ranks, one side a seat (partners one side in team presets), and
-// the sides of players who left ranked last. None if the game ended with
+// the sides of players who left while still in play ranked last. None if the game ended with
 // no result: it changes no rating.
 func rankSides(r *replayed) ([]side, error) {
 	if r.last == nil || r.last.Kind != KindEnd {
@@ -211,10 +211,15 @@ func rankSides(r *replayed) ([]side, error) {
 	seats := pr.Seats()
 	p := r.game.Position()
 	ranks := p.Ranks()
-	left := make([]bool, len(seats))
+	left := make([]bool, len(seats))  // a person left the seat while in play: ranked last
+	taken := make([]bool, len(seats)) // a person held the seat, then a bot
 	for _, t := range r.takeovers {
 		if t.from == Human {
-			left[seatIndex(pr, t.seat)] = true
+			i := seatIndex(pr, t.seat)
+			taken[i] = true
+			// A player who leaves with nothing left to play for (a
+			// fallen king) keeps the place the score gives.
+			left[i] = left[i] || !t.out
 		}
 	}
 	var sides []side
@@ -231,7 +236,7 @@ func rankSides(r *replayed) ([]side, error) {
 		}
 		ofSeat = append(ofSeat, k)
 		m := member{account: r.info.Seats[i].Account, score: p.Score(seat)}
-		if m.account == "" || r.info.Seats[i].Player != Human && !left[i] {
+		if m.account == "" || r.info.Seats[i].Player != Human && !taken[i] {
 			// A bot's seat from the start (a seat a bot took over stays
 			// its account's).
 			b, ok := botRating(r.info.Seats[i].Player)

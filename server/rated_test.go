@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/chaturaji/chaturaji/account"
 	"github.com/chaturaji/chaturaji/rating"
+	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/store"
 )
@@ -392,4 +394,50 @@ func TestRatedTeams(t *testing.T) {
 	end := playHumans(t, ts, g, 3)
 	waitRated(t, st, g.ID)
 	checkRatings(t, st, "chaturaji-teams", expected(t, players, accounts, end.Scores, true, nil, nil), 1)
+}
+
+// TestRatedLeaverOutOfPlay checks that a player who leaves a rated game
+// once out of it (South's lone king retired, with 60 points) is ranked by
+// the score, not last: there was nothing left to play for.
+func TestRatedLeaverOutOfPlay(t *testing.T) {
+	const (
+		// South has its king alone and 60 points, more than a bot can reach
+		// (the raise is 54); West is to roll.
+		start = "yByP2gKgEgHgB/yHyP2gPgPgPgP/yEyP6/yKyP6/6rPrK/6rPrE/6rPrH/3bK2rPrB y - 60,0,0,0 0"
+		token = "the-token-of-south-in-this-test"
+	)
+	st := openStore(t, "")
+	ann := mustAccount(t, st, "Ann")
+	seed := rules.NewSeed()
+	hash := sha256.Sum256([]byte(token))
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	players := []string{"human", "bot:greedy", "bot:greedy", "bot:greedy"}
+	err := st.CreateGame(context.Background(), &store.Game{
+		ID: "annleavesout", Rules: "chaturaji", Seed: seed[:], SeedHash: seed.Commitment(), Start: start,
+		Seats:    []store.Seat{{Player: server.Human, Name: "Ann", Account: ann, TokenHash: hash[:]}, {Player: "bot:greedy"}, {Player: "bot:greedy"}, {Player: "bot:greedy"}},
+		Settings: []byte(`{"turn_ms": 0, "on_timeout": "pass", "help": true, "abandon_ms": 3600000, "takeover": "greedy", "auto_pass": true, "bot_delay_ms": 0, "rated": true, "hosts": [0]}`),
+		Status:   store.Live, Created: now, Updated: now, Rated: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, ratedConfig(), st)
+	south := ts.dial("annleavesout", token, 0)
+	turn := south.until(func(e server.Event) bool { return e.ToAct == "South" && slices.Contains(e.Actions, "retire") })
+	south.send(server.Message{Kind: "action", Action: "retire", Seq: turn.Seq})
+	south.until(func(e server.Event) bool {
+		return e.Kind == server.KindAction && e.Seat == "South" && slices.Contains(e.OutOfPlay, "South")
+	})
+	south.send(server.Message{Kind: server.KindLeave})
+	south.until(func(e server.Event) bool {
+		return e.Kind == server.KindSeat && e.Seat == "South" && e.Reason == server.ReasonLeft
+	})
+	end := ts.waitState("annleavesout", 60*time.Second, func(s *server.State) bool { return s.Status == "finished" })
+	waitRated(t, st, "annleavesout")
+	checkRatings(t, st, "chaturaji", expected(t, players, []string{ann}, end.Scores, false, nil, nil), 1)
+	h, err := store.RatingsOf(st).RatingHistory(context.Background(), ann, "chaturaji", 0)
+	if err != nil || len(h) != 1 || h[0].Rank != end.Ranks[0] {
+		t.Errorf("Ann's history %+v, %v: want one point, at the game's rank for South, %d (scores %v)", h, err, end.Ranks[0], end.Scores)
+	}
+	t.Logf("South left with 60 points; the game ended %v, South ranked %d", end.Scores, end.Ranks[0])
 }

@@ -18,6 +18,10 @@ type takeover struct {
 	to     string // the bot that took the seat
 	reason string // ReasonAbandoned or ReasonTimeout
 	turn   int    // the turn group, from 1, in which the bot first decided
+	// out: the seat had no part left in the game when the bot took it
+	// (rules.Position.InPlay): its king fallen, its army dead. A rated
+	// game ranks such a seat by its score, not last (rankSides).
+	out bool
 }
 
 // newTakeover records that seat passes to player in game g now, while it
@@ -29,7 +33,7 @@ func newTakeover(g *rules.Game, seat rules.Seat, from, to, reason string) takeov
 	if p := g.Position(); n == 0 || p.AwaitingRoll() || g.Preset().Die == nil && p.Pending() == "" {
 		n++
 	}
-	return takeover{seat: seat, from: from, to: to, reason: reason, turn: n}
+	return takeover{seat: seat, from: from, to: to, reason: reason, turn: n, out: !g.Position().InPlay(seat)}
 }
 
 // String returns the takeover as the Takeover tag writes it:
