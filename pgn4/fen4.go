@@ -193,7 +193,7 @@ func fen4Board(s string, elim [4]bool) (string, [4]bool, error) {
 					return "", kings, fen4Error("placement", fmt.Sprintf("%s: x marks a square off the board, but %c%d is on Chaturaji's board", where, 'a'+f, r+1))
 				}
 				f++
-			case cell != "" && cell[0] >= '1' && cell[0] <= '9':
+			case cell != "" && cell[0] >= '0' && cell[0] <= '9':
 				n, err := strconv.Atoi(cell)
 				if err != nil || n < 1 || n > gridSize || cell != strconv.Itoa(n) {
 					return "", kings, fen4Error("placement", fmt.Sprintf("%s: %q is not a count of empty squares from 1 to 14", where, cell))

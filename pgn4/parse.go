@@ -101,7 +101,14 @@ func (p *parser) run() ([]*Game, error) {
 	for {
 		p.space()
 		if p.i == len(p.s) {
-			return p.games, nil
+			// Comments alone make no game.
+			games := p.games[:0]
+			for _, g := range p.games {
+				if len(g.Tags) > 0 || len(g.Moves) > 0 || g.Result != "" {
+					games = append(games, g)
+				}
+			}
+			return games, nil
 		}
 		c := p.s[p.i]
 		switch {

@@ -214,23 +214,15 @@ func (g *Game) Record() (*record.Record, error) {
 }
 
 // recordDate returns chess.com's date as YYYY.MM.DD if it can read it,
-// otherwise as it is.
+// otherwise as it is. chess.com writes JavaScript's Date: the day, then the
+// time ("Wed Nov 28 2018 01:28:10 GMT+0000 (UTC)").
 func recordDate(v string) string {
-	for _, layout := range []string{"2006.01.02", "Mon Jan 2 2006", "Mon Jan 02 2006"} {
-		n := len(layout)
-		if layout != "2006.01.02" {
-			// chess.com's date is JavaScript's Date: the day, then the time.
-			if f := strings.Fields(v); len(f) >= 4 {
-				if t, err := time.Parse(layout, strings.Join(f[:4], " ")); err == nil {
-					return t.Format("2006.01.02")
-				}
-			}
-			continue
-		}
-		if len(v) == n {
-			if _, err := time.Parse(layout, v); err == nil {
-				return v
-			}
+	if _, err := time.Parse("2006.01.02", v); err == nil {
+		return v
+	}
+	if f := strings.Fields(v); len(f) >= 4 {
+		if t, err := time.Parse("Mon Jan 2 2006", strings.Join(f[:4], " ")); err == nil {
+			return t.Format("2006.01.02")
 		}
 	}
 	return v
