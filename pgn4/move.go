@@ -30,7 +30,7 @@ var words = map[string]MoveKind{"R": Resign, "T": Timeout, "#": Checkmate, "S": 
 // Move is one move of PGN4's movetext, as written: a piece moving in
 // chess.com's long algebraic notation, or a word that takes the turn.
 type Move struct {
-	Kind     MoveKind
+	Kind     MoveKind     // a piece's move (Ordinary), or a word that takes the turn
 	Piece    rules.Kind   // the piece named: its letter, or none for a pawn (rules.Pawn)
 	From, To rules.Square // the engine's squares
 	Capture  bool         // written with x

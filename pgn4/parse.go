@@ -13,8 +13,8 @@ import (
 // its moves, one for each turn taken. Parse reads the form only; Replay
 // checks the game against the rules.
 type Game struct {
-	Tags  record.Tags
-	Moves []Move
+	Tags  record.Tags // the tag pairs, in the order written
+	Moves []Move      // the moves, one a turn taken
 	// Result is the game termination marker written after the last move
 	// (*, 1-0, 0-1 or 1/2-1/2), empty if none.
 	Result string
