@@ -10,6 +10,7 @@ import (
 
 	"github.com/chaturaji/chaturaji/ai"
 	"github.com/chaturaji/chaturaji/match"
+	"github.com/chaturaji/chaturaji/pgn4"
 	"github.com/chaturaji/chaturaji/rules"
 )
 
@@ -45,9 +46,14 @@ The player must be one that searches: strong (the default), brs, paranoid,
 mcts, a level 1..8, or an outside engine, cmd:PROGRAM [ARGS], that speaks
 the engine protocol.
 
+POS may also be a FEN4, chess.com's notation for a position of its
+Chaturaji (docs/pgn4.md), such as R-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-...:
+the preset is then chesscom-chaturaji.
+
 Flags:
-	--rules NAME    the preset (default chaturaji)
-	--pos POS       the position
+	--rules NAME    the preset (default chaturaji; chesscom-chaturaji for
+	                a FEN4)
+	--pos POS       the position, in the preset's notation or in FEN4
 	--movetime D    the time to search (default 1s; without it, --nodes alone
 	                limits the search)
 	--nodes N       the nodes to search at most
@@ -128,11 +134,7 @@ func runAnalyze(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	pr, err := lookupPreset(*name)
-	if err != nil {
-		return err
-	}
-	p, err := parsePosition(pr, *pos, false)
+	pr, p, err := analyzePosition(fs, *name, *pos)
 	if err != nil {
 		return err
 	}
@@ -227,4 +229,29 @@ func budgetFlags(fs *flag.FlagSet, movetime time.Duration, nodes int64) (ai.Budg
 		return ai.Budget{Nodes: nodes}, nil
 	}
 	return ai.Budget{Time: movetime, Nodes: nodes}, nil
+}
+
+// analyzePosition returns the preset and the position of --rules and --pos:
+// a FEN4 (its second byte a '-', which no board of the engine's notation
+// has) is a position of chesscom-chaturaji.
+func analyzePosition(fs *flag.FlagSet, name, pos string) (*rules.Preset, *rules.Position, error) {
+	if len(pos) > 1 && pos[1] == '-' {
+		if flagGiven(fs, "rules") && name != rules.ChesscomChaturaji.Name {
+			return nil, nil, usageError("--pos is a FEN4, a position of %s, not of %s", rules.ChesscomChaturaji.Name, name)
+		}
+		p, err := pgn4.ParseFEN4(pos)
+		if err != nil {
+			return nil, nil, invalid(err)
+		}
+		return rules.ChesscomChaturaji, p, nil
+	}
+	pr, err := lookupPreset(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := parsePosition(pr, pos, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pr, p, nil
 }

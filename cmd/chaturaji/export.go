@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 
 	"github.com/chaturaji/chaturaji/keyfile"
+	"github.com/chaturaji/chaturaji/pgn4"
+	"github.com/chaturaji/chaturaji/record"
+	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
 	"github.com/chaturaji/chaturaji/store"
 )
@@ -21,6 +26,7 @@ var exportCommand = &command{
 
 const exportHelp = `usage: chaturaji export [--db DATABASE] [--key-file FILE] [--status finished|live|all] [--rules NAME]
                         [--limit N] [--out FILE]
+       chaturaji export --format pgn4 [--db DATABASE | --records FILE] [--key-file FILE] [--limit N] [--out FILE]
 
 Export writes the game records of the games a server has played, read from
 its database, the oldest first, in one record file that replay, verify and
@@ -44,6 +50,15 @@ Flags:
 	--rules NAME     only the games of this preset (with house rules as played)
 	--limit N        only the N most recently updated games (default: all)
 	--out FILE       where to write (default - , standard output)
+	--format F       record (the default), or pgn4: chess.com's notation
+	                 (docs/pgn4.md), for the finished games of
+	                 chesscom-chaturaji only (--rules may name only it;
+	                 --status only finished); a game of another preset, or
+	                 of it with house rules, is not written
+	--records FILE   with --format pgn4, read the game records of FILE (-
+	                 for standard input; at most 64 MiB) in place of a
+	                 database: each must be of chesscom-chaturaji, else
+	                 nothing is written and the exit status is 2
 
 It says on standard error how many games it wrote. A damaged game, one
 that cannot be rebuilt from the database, or whose record kept in it was
@@ -61,11 +76,29 @@ func runExport(e *env, args []string) error {
 	name := fs.String("rules", "", "")
 	limit := fs.Int("limit", 0, "")
 	out := fs.String("out", "-", "")
+	format := fs.String("format", "record", "")
+	records := fs.String("records", "", "")
 	if err := parseFlags(e, fs, exportHelp, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("export takes no arguments, only flags")
+	}
+	pgn := *format == "pgn4"
+	switch {
+	case *format != "record" && !pgn:
+		return usageError("--format %q: want record or pgn4", *format)
+	case *records != "" && !pgn:
+		return usageError("--records FILE is read only with --format pgn4")
+	case pgn && *status != "finished":
+		return usageError("--format pgn4 writes finished games only, not --status %s", *status)
+	case pgn && *name != "" && *name != rules.ChesscomChaturaji.Name:
+		return usageError("--format pgn4 writes games of %s only, not of %s", rules.ChesscomChaturaji.Name, *name)
+	case pgn:
+		*name = rules.ChesscomChaturaji.Name
+	}
+	if *records != "" {
+		return exportPGN4File(e, *records, *out, *limit)
 	}
 	x := server.Export{Limit: *limit}
 	switch *status {
@@ -123,8 +156,16 @@ func runExport(e *env, args []string) error {
 		return err
 	}
 	defer o.Close()
-	done, err := server.ExportRecords(ctx, st, o, x)
-	if err != nil {
+	var done server.Exported
+	if pgn {
+		var recs bytes.Buffer
+		if done, err = server.ExportRecords(ctx, st, &recs, x); err != nil {
+			return err
+		}
+		if err := writePGN4(o, recs.String(), "the database"); err != nil {
+			return err
+		}
+	} else if done, err = server.ExportRecords(ctx, st, o, x); err != nil {
 		return err
 	}
 	if err := o.Close(); err != nil {
@@ -142,4 +183,61 @@ func runExport(e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "skipped %d damaged games (named at the end of the file, and above)\n", n)
 	}
 	return nil
+}
+
+// exportPGN4File writes the records of the record file at path in PGN4: at
+// most the last limit of them, if limit is above 0.
+func exportPGN4File(e *env, path, out string, limit int) error {
+	recs, err := readRecords(path, maxRecordFile, "")
+	if err != nil {
+		return err
+	}
+	if limit > 0 && len(recs) > limit {
+		recs = recs[len(recs)-limit:]
+	}
+	games, err := pgn4Games(recs, path)
+	if err != nil {
+		return err
+	}
+	o, err := createOutput(e, out)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	if err := pgn4.WriteAll(o, games); err != nil {
+		return err
+	}
+	if err := o.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "exported %d games in PGN4\n", len(games))
+	return nil
+}
+
+// writePGN4 writes in PGN4 the records of text, a record file read from
+// where.
+func writePGN4(w io.Writer, text, where string) error {
+	recs, err := record.ParseString(text)
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	games, err := pgn4Games(recs, where)
+	if err != nil {
+		return err
+	}
+	return pgn4.WriteAll(w, games)
+}
+
+// pgn4Games returns the PGN4 of each record, read from where; a record of
+// another preset is an invalid-input error naming it.
+func pgn4Games(recs []*record.Record, where string) ([]*pgn4.Game, error) {
+	games := make([]*pgn4.Game, len(recs))
+	for i, r := range recs {
+		g, err := pgn4.FromRecord(r)
+		if err != nil {
+			return nil, invalid(fmt.Errorf("%s: game %d: %w", where, i+1, err))
+		}
+		games[i] = g
+	}
+	return games, nil
 }

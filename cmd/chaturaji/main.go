@@ -46,6 +46,7 @@ var commands = []*command{
 	keygenCommand,
 	exportCommand,
 	verifyCommand,
+	importCommand,
 	loadtestCommand,
 }
 
