@@ -207,10 +207,13 @@ func (e *evaluator) utility(p *rules.Position) Utility {
 			as.mat += e.value[k] * float64(popcount(b))
 		}
 		waiting := p.Pieces(s, rules.Pawn) & e.kingSquares[s]
-		as.crowned = p.HasKing(s) || waiting != 0
+		// A king counts while its army lives: chesscom-chaturaji's
+		// resigned army keeps its king on the board, dead.
+		king := !p.Dead(s)
+		as.crowned = king || waiting != 0
 		as.acts = e.acts(p, s)
 		as.live = as.crowned || as.acts
-		as.insured = p.HasKing(s) && waiting != 0
+		as.insured = king && waiting != 0
 		if as.crowned {
 			alive++
 		}
@@ -250,10 +253,15 @@ func (e *evaluator) utility(p *rules.Position) Utility {
 	e.lastChances(p, &a, alive, totalMat)
 
 	// A frozen army's pieces are free points for the living, who share
-	// them by the size of their armies.
+	// them by the size of their armies; a dead army's (chesscom-chaturaji)
+	// give nothing but its king's points, while it stands.
 	loot := 0.0
 	for _, s := range seats {
-		if !a[s].live {
+		switch {
+		case a[s].live:
+		case e.pr.Dead:
+			loot += e.points[rules.King] * float64(popcount(p.Pieces(s, rules.King)))
+		default:
 			loot += a[s].mat
 		}
 	}
@@ -276,9 +284,9 @@ func (e *evaluator) utility(p *rules.Position) Utility {
 // partner who has a king).
 func (e *evaluator) acts(p *rules.Position, s rules.Seat) bool {
 	switch {
-	case p.HasKing(s):
+	case !p.Dead(s): // its king stands, and its army lives
 		return true
-	case p.Army(s) == 0:
+	case p.Army(s) == 0, e.pr.Dead:
 		return false
 	case e.pr.Kingless:
 		return true

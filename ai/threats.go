@@ -58,6 +58,9 @@ func (e *evaluator) threats(p *rules.Position, a *[rules.NumSeats]army, u *Utili
 				o := pc.Seat()
 				ao := &a[o]
 				gain := e.points[pc.Kind()]
+				if e.pr.Dead && !ao.live && pc.Kind() != rules.King {
+					gain = 0 // a dead army's pieces score nothing but its king
+				}
 				if at.attackers&(1<<uint(sq)) != 0 {
 					// Taking a piece that attacks one's own king saves the
 					// king from the roll that would have let it strike.

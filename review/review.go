@@ -123,7 +123,8 @@ const ForcedShare = 8
 // more with the played action alone at the root (an.AnalyzeAction, if an
 // is an ai.ActionAnalyzer; otherwise, the position after it, with a
 // search for each roll to come, b shared among them). A forced decision
-// gets b divided by ForcedShare.
+// gets b divided by ForcedShare. A resignation or a timeout
+// (chesscom-chaturaji's) is not judged: it has no loss and no class.
 func Judge(ctx context.Context, an ai.Analyzer, pt Point, b ai.Budget) (Decision, error) {
 	p := pt.Position
 	d := Decision{Point: pt, Seat: p.Decider(), Forced: p.CountActions() == 1}
@@ -135,6 +136,18 @@ func Judge(ctx context.Context, an ai.Analyzer, pt Point, b ai.Budget) (Decision
 		return d, err
 	}
 	d.Best, d.Before, d.After, d.Nodes = best.Best, best.Expected, best.Expected, best.Nodes
+	if t := pt.Played.Type(); t == rules.Resign || t == rules.Timeout {
+		// No move of the game: the clock's verdict, or the player's
+		// choice to stop, which no search judges. The scores after it
+		// are the game's (its turning points show the swing).
+		d.Best = pt.Played
+		after, nodes, err := valueOf(ctx, an, p, pt.Played, b)
+		if err != nil {
+			return d, err
+		}
+		d.After, d.Nodes = after, d.Nodes+nodes
+		return d, nil
+	}
 	if d.Forced || best.Best == pt.Played {
 		d.Best = pt.Played
 		return d, nil

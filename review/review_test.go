@@ -303,3 +303,33 @@ func TestTurning(t *testing.T) {
 		t.Errorf("Turning(ds, 1) = %+v, want the biggest alone", got)
 	}
 }
+
+// TestResignAndTimeoutNotJudged judges chesscom-chaturaji's resign and
+// timeout at the start, where each loses the seat its whole game: they
+// are no moves, and get no loss and no mark; the scores after them are
+// the searched ones. A move of the same position is judged as ever.
+func TestResignAndTimeoutNotJudged(t *testing.T) {
+	pr, err := rules.Lookup("chesscom-chaturaji")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rules.NewGame(pr, rules.Seed{}).Position()
+	var buf [rules.MaxActions]rules.Action
+	move := p.Actions(buf[:])[0]
+	for _, a := range []rules.Action{rules.ResignAction, rules.TimeoutAction} {
+		d, err := review.Judge(context.Background(), strong(t), review.Point{Position: p, Played: a}, ai.Budget{Nodes: 2000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Loss != 0 || d.Class != review.Good || d.Best != a {
+			t.Errorf("%s judged: loss %.2f, class %s, best %s; want no loss, no mark", a.Format(pr), d.Loss, d.Class, d.Best.Format(pr))
+		}
+		if d.After[d.Seat] >= d.Before[d.Seat] {
+			t.Errorf("%s: the seat's expected score went from %.2f to %.2f, want down: its army is dead", a.Format(pr), d.Before[d.Seat], d.After[d.Seat])
+		}
+	}
+	// A pawn move at the start: judged (a best action searched).
+	if d, err := review.Judge(context.Background(), strong(t), review.Point{Position: p, Played: move}, ai.Budget{Nodes: 2000}); err != nil || d.Best == 0 {
+		t.Errorf("a move judged: best %v, err %v", d.Best, err)
+	}
+}
