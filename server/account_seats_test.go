@@ -101,7 +101,7 @@ func TestAccountSeveralSeats(t *testing.T) {
 	d := newDevice(ts)
 	d.signUp("Asha", "correct horse")
 	var g server.Created
-	json.Unmarshal(d.want(http.StatusCreated, "POST", "/api/games", `{"seats": ["human", "bot:random", "human", "bot:random"], "host_seats": ["South", "North"]}`), &g)
+	json.Unmarshal(d.want(http.StatusCreated, "POST", "/api/games", `{"seats": ["human", "bot:random", "human", "bot:random"], "host_seats": ["South", "North"], "auto_pass": false}`), &g)
 	st := ts.waitState(g.ID, waitLong, func(s *server.State) bool { return s.ToAct == "South" })
 	act := `{"action": "` + firstAction(t, st) + `"}`
 	for _, c := range []struct {
