@@ -172,11 +172,21 @@ func (l *live) wake() {
 	}
 }
 
-// timeout deals with a player out of time as the table says: a bot takes
-// the seat, or the seat passes. Where the rules allow no pass (a move is
+// timeout deals with a player out of time: in a preset with dead armies
+// by the rules' `timeout`; else as the table says: a bot takes the seat,
+// or the seat passes. Where the rules allow no pass (a move is
 // possible) the server plays a random legal action in its place, the
 // nearest thing to passing the rules have.
 func (l *live) timeout(seat rules.Seat, i int, now time.Time) {
+	if l.pr.Dead && l.game.Position().IsLegal(rules.TimeoutAction) {
+		// The rules' own end for a player out of time (dead.go), whatever
+		// the table's policy: the army dies, and the seat stays its
+		// holder's, out of play.
+		if l.play(seat, rules.TimeoutAction, ByTimeout) == nil {
+			l.srv.log.Info("out of time: the army is dead", "game", l.id, "seat", seat.String())
+		}
+		return
+	}
 	if l.table.OnTimeout == TimeoutBot {
 		if i < len(l.banks) {
 			l.banks[i] = 0 // spent: the bot plays on without a clock

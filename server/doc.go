@@ -41,7 +41,9 @@
 // and every other human seat has a one-time invite that one client claims
 // for the seat's token. A table may turn engine help off, which package
 // web asks about through HelpOff (help.go). A player may resign or, in the
-// first round, abort the game (resign.go), or leave it to a bot at any
+// first round, abort the game (resign.go; in a preset with dead armies
+// resigning and running out of time are the rules' own, dead.go), or
+// leave it to a bot at any
 // time; once nobody is left playing, the bots play the game out without
 // their delay (leave.go); once a game is over its
 // players may agree on a rematch, kept in memory per finished game and

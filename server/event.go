@@ -48,7 +48,9 @@ type Event struct {
 	Player string `json:"player,omitempty"` // seat: the seat's new player
 	// Reason says why a bot took a seat (seat: ReasonAbandoned,
 	// ReasonTimeout, ReasonIdle...), why the server played an action itself
-	// (action by ByAuto: ReasonNoMove; by ByTimeout: ReasonTimeout), or why
+	// (action by ByAuto: ReasonNoMove; by ByTimeout: ReasonTimeout; by
+	// ByPlayer: ReasonResigned, a resignation made off the seat's turn and
+	// played at it, dead.go), or why
 	// the server aborted a game whose last human seat a bot would have
 	// taken, with no room for another game of bots alone (end, aborted,
 	// with no seat: the seat event's reason it would have had).

@@ -250,7 +250,8 @@ func (l *live) startEvent(now time.Time) *Event {
 }
 
 // advance plays what needs no decision: the rolls, forced passes (if the
-// table wants them played at once), and the end of the game; it appends
+// table wants them played at once), the `resign` of a seat that resigned
+// off its turn (dead.go), and the end of the game; it appends
 // their events to evs.
 func (l *live) advance(evs []*Event, now time.Time) []*Event {
 	var buf [rules.MaxActions]rules.Action
@@ -267,6 +268,14 @@ func (l *live) advance(evs []*Event, now time.Time) []*Event {
 				e.Seat = "" // nobody's roll: it draws the team that starts
 			}
 			l.describe(e, now)
+			evs = append(evs, e)
+			continue
+		}
+		if l.resignDue(p) { // dead.go
+			e := l.playResign(p, now)
+			if e == nil {
+				break
+			}
 			evs = append(evs, e)
 			continue
 		}
@@ -386,6 +395,9 @@ func (l *live) act(i int, text string, seq int64) error {
 	a, err := rules.ParseAction(l.pr, text)
 	if err != nil {
 		return Errorf(EINVALID, "malformed action %q: %v", text, err)
+	}
+	if a == rules.TimeoutAction {
+		return Errorf(EINVALID, "action timeout: only the server plays it, when a player runs out of time; to leave the game, resign")
 	}
 	if !p.IsLegal(a) {
 		return Errorf(EINVALID, "illegal action %s: the legal actions are %s", text, legalList(p))

@@ -61,15 +61,23 @@ func wantSeats(t *testing.T, st store.Store, seated []server.LobbyEvent, bots in
 }
 
 // TestLobbyFourSeated: four guests who seek in one pool, for people only,
-// are seated in one game within a bound, each in a seat of its own that
-// its token opens.
+// are seated in one game of the pool's rules within a bound, each in a
+// seat of its own that its token opens; in the main rules' pool and in
+// chesscom-chaturaji's.
 func TestLobbyFourSeated(t *testing.T) {
+	for _, pool := range []string{"chaturaji/15s/casual", "chesscom-chaturaji/15s/casual"} {
+		t.Run(strings.Split(pool, "/")[0], func(t *testing.T) { fourSeated(t, pool) })
+	}
+}
+
+// fourSeated is TestLobbyFourSeated in one pool.
+func fourSeated(t *testing.T, pool string) {
 	ts := newTestServer(t, lobbyConfig(), nil)
 	var cs []*lobbyClient
 	for i := range 4 {
 		c := ts.lobbyDial()
-		c.send(seek{Kind: "seek", Pool: "chaturaji/15s/casual", Name: fmt.Sprintf("p%d", i)})
-		if e := c.until(server.LobbySeeking); e.Pool != "chaturaji/15s/casual" || e.Since == nil {
+		c.send(seek{Kind: "seek", Pool: pool, Name: fmt.Sprintf("p%d", i)})
+		if e := c.until(server.LobbySeeking); e.Pool != pool || e.Since == nil {
 			t.Fatalf("seeking = %+v, want the pool and the time", e)
 		}
 		cs = append(cs, c)
@@ -78,7 +86,7 @@ func TestLobbyFourSeated(t *testing.T) {
 	var seated []server.LobbyEvent
 	for _, c := range cs {
 		e := c.until(server.LobbySeated)
-		if e.Token == "" || e.Pool != "chaturaji/15s/casual" {
+		if e.Token == "" || e.Pool != pool {
 			t.Errorf("seated = %+v, want a token and the pool", e)
 		}
 		seated = append(seated, e)
@@ -87,14 +95,17 @@ func TestLobbyFourSeated(t *testing.T) {
 		t.Errorf("seated %v after the last seek, want within 3s", d)
 	}
 	wantSeats(t, ts.store, seated, 0, 15000)
+	if rules := ts.state(seated[0].Game).Rules; rules != strings.Split(pool, "/")[0] {
+		t.Errorf("the game plays %s, want the pool's rules", rules)
+	}
 	for _, e := range seated {
 		if g := ts.dial(e.Game, e.Token, 0); g.hello.Seat != e.Seat {
 			t.Errorf("the token of %s opens seat %q", e.Seat, g.hello.Seat)
 		}
 	}
-	ts.waitLobby("no seekers left", func(v *server.LobbyView) bool { return len(seekersIn(v, "chaturaji/15s/casual")) == 0 })
+	ts.waitLobby("no seekers left", func(v *server.LobbyView) bool { return len(seekersIn(v, pool)) == 0 })
 	// Seated, they may seek again.
-	cs[0].send(seek{Kind: "seek", Pool: "chaturaji/15s/casual"})
+	cs[0].send(seek{Kind: "seek", Pool: pool})
 	cs[0].until(server.LobbySeeking)
 }
 

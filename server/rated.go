@@ -31,7 +31,9 @@ import (
 // side a seat, or a team of partners in team presets. A player whose seat
 // a bot took over after they left it (away past the grace, out of time
 // with the table's on_timeout "bot", or resigned) is ranked last, below
-// everyone who stayed, with their team in team presets. Bots take part at
+// everyone who stayed, with their team in team presets; but a resignation
+// in a preset with dead armies is the rules' (dead.go), and ranks by the
+// score as every dead army does. Bots take part at
 // their fixed ratings, which do not change. A game that ended with no
 // result (aborted before everyone's first move, or abandoned by the
 // server) changes no rating: it is only marked rated.

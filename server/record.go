@@ -19,7 +19,8 @@ type takeover struct {
 	reason string // ReasonAbandoned or ReasonTimeout
 	turn   int    // the turn group, from 1, in which the bot first decided
 	// out: the seat had no part left in the game when the bot took it
-	// (rules.Position.InPlay): its king fallen, its army dead. A rated
+	// (rules.Position.InPlay): its king fallen, its army dead; or it
+	// resigned in a preset with dead armies (dead.go). A rated
 	// game ranks such a seat by its score, not last (rankSides).
 	out bool
 }
@@ -33,7 +34,10 @@ func newTakeover(g *rules.Game, seat rules.Seat, from, to, reason string) takeov
 	if p := g.Position(); n == 0 || p.AwaitingRoll() || g.Preset().Die == nil && p.Pending() == "" {
 		n++
 	}
-	return takeover{seat: seat, from: from, to: to, reason: reason, turn: n, out: !g.Position().InPlay(seat)}
+	// A resignation in a preset with dead armies is the rules' (dead.go):
+	// the army dies at its turn, and ranks by its score as dead ones do.
+	out := !g.Position().InPlay(seat) || reason == ReasonResigned && g.Preset().Dead
+	return takeover{seat: seat, from: from, to: to, reason: reason, turn: n, out: out}
 }
 
 // String returns the takeover as the Takeover tag writes it:

@@ -12,7 +12,8 @@ import (
 // (docs/rules.md, "The server's actions"), and the record says so.
 //
 // Resigning is the rules' own `retire` where they allow it now (the
-// seat's decision, a lone king); anywhere else the seat passes to the
+// seat's decision, a lone king), or their `resign` in a preset with dead
+// armies (dead.go); anywhere else the seat passes to the
 // table's takeover bot for the rest of the game, as an abandoned seat
 // does, with the reason ReasonResigned. No result is made up: the game
 // goes on to the end its rules give.
@@ -51,7 +52,8 @@ func (l *live) ended() bool {
 }
 
 // resign takes seat i out of the game for its holder: `retire` if the
-// rules allow it now, else a bot takes the seat.
+// rules allow it now, `resign` in a preset with dead armies (now or at
+// the seat's turn), else a bot takes the seat.
 func (l *live) resign(i int) error {
 	if err := l.mayLeave(i); err != nil {
 		return err
@@ -63,6 +65,9 @@ func (l *live) resign(i int) error {
 		}
 		l.srv.log.Info("seat resigned: its king retired", "game", l.id, "seat", seat.String())
 		return nil
+	}
+	if l.pr.Dead && l.game.Position().InPlay(seat) {
+		return l.resignArmy(i) // dead.go
 	}
 	return l.takeOver(ReasonResigned, stamp(), i)
 }

@@ -37,6 +37,14 @@
 // piece taken, the points), the banner's sentence, each seat's
 // captured-pieces tray (static/js/captures.js), notices of kings fallen and
 // armies frozen, why the server passed for a seat, why a score jumped.
+// chesscom-chaturaji is drawn in chess.com's four colours (red South, blue
+// West, yellow North, green East) in the project's own artwork, which the
+// piece key says (static/js/pieces.js: its bishop has a glyph of its own);
+// its dead armies (a king taken, a resignation, the clock: the position's
+// dead=...) are greyed with their pieces on the board and said dead
+// (Preset.Frozen "dead", static/js/position.js); Claim is offered when the
+// rules allow it, and Resign says that the army dies, now or at the seat's
+// next turn (static/js/leave.js).
 // Sounds are made with the Web Audio API, with a mute switch the browser
 // remembers (static/js/sound.js), and the tab's title says when it is your
 // turn.

@@ -32,7 +32,9 @@ type Preset struct {
 	// has one (chaturaji-teams: a kingless army is commanded by its
 	// partner), "throne" when it has no king and its partner's king is not
 	// on its throne (martian's control), "never" (armies without kings
-	// move on).
+	// move on), "dead" when it has no king or its seat resigned or ran out
+	// of time, as the position's extra field dead=... lists
+	// (chesscom-chaturaji: a dead army never comes back).
 	Frozen string `json:"frozen"`
 	// RollOff: a roll-off decides which team starts (martian); it is the
 	// game's first roll, with no seat, "1" for South's team, "2" for West's.
@@ -90,6 +92,8 @@ func describePreset(pr *rules.Preset) *Preset {
 		Partners: pr.Team.Partners, RollOff: pr.RollOff, Frozen: "kingless",
 	}
 	switch {
+	case pr.Dead:
+		p.Frozen = "dead"
 	case pr.Kingless:
 		p.Frozen = "never"
 	case pr.Team.KinglessPlays:

@@ -8,7 +8,7 @@
 
 import { s, h } from './dom.js';
 import { armies, pieceGroup } from './pieces.js';
-import { squareName, parseAction, seatStatus } from './position.js';
+import { squareName, parseAction, seatStatus, stillWord } from './position.js';
 
 /**
  * @typedef {import('./api.js').Preset} Preset
@@ -289,7 +289,7 @@ export class Board {
         class: ['piece', frozen.has(p.seat) && 'frozen', sources.has(i) && 'movable-piece'],
         'data-square': squareName(i), 'data-piece': p.seat + p.letter,
       }, pieceGroup(p.seat, p.letter, this.roles[p.letter] || 'pawn',
-        `${seatName}'s ${name} on ${squareName(i)}${frozen.has(p.seat) ? ' (frozen)' : ''}`, this.names[p.letter]));
+        `${seatName}'s ${name} on ${squareName(i)}${frozen.has(p.seat) ? ` (${stillWord(this.preset)})` : ''}`, this.names[p.letter]));
       g.style.transform = `translate(${x * CELL}px, ${y * CELL}px)`;
       if (st.animate && st.animate.to === i) {
         const [fx, fy] = screenXY(st.animate.from, this.bottom);

@@ -17,6 +17,7 @@ export const labels = {
   noreturn: 'Keep both monarchs off',
   'return=us': 'Return both, our monarch first',
   'return=them': 'Return both, theirs first',
+  claim: 'Claim the win',
 };
 
 /**

@@ -143,6 +143,7 @@ export function passWhy(n, e, roll) {
     return `${e.seat} passes: no piece can move with ${words ? `the ${words}` : 'this roll'}`;
   }
   if (e.by === 'timeout' || e.reason === 'timeout') {
+    if (e.action === 'timeout') return `${e.seat} ran out of time: its army is dead, its pieces stay on the board`;
     return e.action === 'pass' ? `${e.seat} ran out of time: the server passed for it` : `${e.seat} ran out of time: the server played ${e.action} for it`;
   }
   return '';
@@ -175,6 +176,8 @@ export function said(n, e, before, roll) {
   if (a.type === 'drop') return `${e.seat} placed a ${n.piece(a.letter)} on ${squareName(a.to)}.`;
   if (e.action === 'pass') return `${e.seat} passed.`;
   if (e.action === 'retire') return `${e.seat} retired the ${n.piece(n.royal)}.`;
+  if (e.action === 'resign') return `${e.seat} resigned: its army is dead, its pieces stay on the board.`;
+  if (e.action === 'claim') return `${e.seat} claimed the win.`;
   return `${e.seat}: ${e.action}.`;
 }
 

@@ -40,13 +40,14 @@ export function nobodyPlays(seats, outOfPlay) {
 /**
  * fallenBanner is what the banner says to a player out of the game, with
  * its two answers.
- * @param {{nobody: boolean, onWatch: () => void, onLeave: () => void}} o
- *   nobody: no person is left playing
+ * @param {{nobody: boolean, dead?: boolean, onWatch: () => void, onLeave: () => void}} o
+ *   nobody: no person is left playing; dead: the preset's armies die
+ *   (chesscom-chaturaji: by a fallen king, a resignation or the clock)
  * @returns {(Node|string)[]}
  */
 export function fallenBanner(o) {
   return [
-    h('strong', { id: 'fallen-title' }, 'Your king has fallen: you are out of this game.'),
+    h('strong', { id: 'fallen-title' }, o.dead ? 'Your army is dead: you are out of this game.' : 'Your king has fallen: you are out of this game.'),
     h('span', { class: 'turn-detail' }, o.nobody
       ? 'Nobody is left playing: the bots play it out at full speed.'
       : 'The game goes on for the others.'),

@@ -398,7 +398,7 @@ class GamePage {
     this.renderOver();
     this.invites.render(this.seats, this.status === 'live');
     const out = this.status === 'live' ? outSeats(this.seats, this.held, this.outOfPlay) : [];
-    this.leave.render({ status: this.status, seats: this.seats, held: this.held, moved: this.moved, toAct: this.toAct, actions: this.actions, out });
+    this.leave.render({ status: this.status, seats: this.seats, held: this.held, moved: this.moved, toAct: this.toAct, actions: this.actions, out, dead: this.preset.frozen === 'dead' });
     document.body.dataset.out = out.join(' ');
     this.renderHelp();
     // Over, the sockets stay open for the rematch: say it is finished.
@@ -427,6 +427,7 @@ class GamePage {
     if (!this.watching && outSeats(this.seats, this.held, this.outOfPlay).length > 0) {
       replace(el, ...fallenBanner({
         nobody: nobodyPlays(this.seats, this.outOfPlay),
+        dead: this.preset.frozen === 'dead',
         onWatch: () => { this.watching = true; this.render(); byId('moves').focus(); },
         onLeave: () => this.leave.leaveGame(),
       }));
@@ -478,15 +479,15 @@ class GamePage {
     const box = byId('actions');
     const others = canAct ? this.actions.filter((a) => parseAction(a).type === 'other') : [];
     const buttons = [];
-    for (const name of ['pass', 'retire']) {
+    for (const name of ['pass', 'retire', 'claim']) {
       if (!others.includes(name)) continue;
       buttons.push(h('button', {
-        type: 'button', id: `act-${name}`, class: name === 'retire' ? 'danger' : 'secondary',
+        type: 'button', id: `act-${name}`, class: name === 'retire' ? 'danger' : name === 'claim' ? 'primary' : 'secondary',
         'data-action': name, onclick: () => this.confirmSend(name),
       }, label(name)));
     }
     for (const a of others) {
-      if (a === 'pass' || a === 'retire') continue;
+      if (a === 'pass' || a === 'retire' || a === 'claim') continue;
       buttons.push(h('button', { type: 'button', class: 'decision', 'data-action': a, onclick: () => this.send(a) }, label(a)));
     }
     replace(box, ...buttons);
@@ -510,6 +511,10 @@ class GamePage {
   /** @param {string} action */
   async confirmSend(action) {
     if (action === 'retire' && !await confirmAction({ id: 'confirm-retire', title: 'Retire your king?', text: 'Your army leaves the game.', yes: 'Retire' })) return;
+    if (action === 'claim' && !await confirmAction({
+      id: 'confirm-claim', title: 'Claim the win?', yes: 'Claim',
+      text: 'The game ends now: the other army still alive dies, and you score 3 for every king still standing.',
+    })) return;
     this.send(action);
   }
 

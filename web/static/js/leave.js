@@ -1,6 +1,7 @@
 // @ts-check
 // Leaving a game: resign (the rules' retire for a lone king where it may
-// retire now, else a bot plays the seat for the rest of the game) and
+// retire now; in a preset with dead armies the rules' resign, now or at the
+// seat's next turn; else a bot plays the seat for the rest of the game) and
 // abort (the game ends with no result, while some human seat has not yet
 // moved). Both are asked again in a dialog first (confirm.js). A player
 // out of the game (every seat of theirs out of play: fallen.js) has
@@ -14,9 +15,10 @@ import { confirmAction } from './confirm.js';
 /**
  * @typedef {import('./api.js').SeatInfo} SeatInfo
  * @typedef {{status: string, seats: SeatInfo[], held: Set<string>, moved: Set<string>,
- *   toAct: string, actions: string[], out?: string[]}} LeaveState
+ *   toAct: string, actions: string[], out?: string[], dead?: boolean}} LeaveState
  *   moved: the seats that played an action of their own; out: this browser's
- *   seats when all of them are out of play
+ *   seats when all of them are out of play; dead: the preset's armies die
+ *   by resigning (chesscom-chaturaji)
  */
 
 export class Leave {
@@ -90,7 +92,9 @@ export class Leave {
       id: 'confirm-resign', title: `Resign ${seat}?`, yes: 'Resign',
       text: retire
         ? 'Your lone king retires from the board, as the rules allow: your army leaves the game.'
-        : `A bot plays ${seat} for the rest of the game, and you watch. The game goes on for the others.`,
+        : st.dead
+          ? `${seat}'s army dies ${seat === st.toAct ? 'now' : `at ${seat}'s next turn`}: its pieces stay on the board, worth nothing but the king. The game goes on for the others.`
+          : `A bot plays ${seat} for the rest of the game, and you watch. The game goes on for the others.`,
     });
     if (!yes) return;
     try {

@@ -87,6 +87,13 @@ const glyphs = {
  * is filled even-odd (its inner shapes are holes).
  */
 const namedGlyphs = {
+  bishop: [
+    // chess.com's bishop: a mitre with its slit, a collar and a foot
+    '!M50 20 Q67 36 64 54 Q62 64 50 66 Q38 64 36 54 Q33 36 50 20 Z M54 31 L59 35 L49 48 L44 44 Z',
+    'M45 15 a5 5 0 1 0 10 0 a5 5 0 1 0 -10 0 Z',
+    'M38 68 H62 V73 H38 Z',
+    'M30 76 H70 V82 H30 Z',
+  ],
   monarch: [
     'M27 66 L23 38 L37 50 L50 32 L63 50 L77 38 L73 66 Z',
     'M27 70 H73 V78 H27 Z',
@@ -209,5 +216,23 @@ export function kindIcon(seat, role, letter, size = 30, name = '') {
 export function pieceKey(preset) {
   const items = preset.pieces.map((p) => h('li', {},
     h('strong', { class: 'key-letter' }, p.letter), ` ${p.name}${preset.goal === 'points' ? ` (${p.points})` : ''}`));
-  return h('ul', { class: 'piece-key', id: 'piece-key', 'aria-label': 'Pieces' }, ...items);
+  const list = h('ul', { class: 'piece-key', id: 'piece-key', 'aria-label': 'Pieces' }, ...items);
+  const note = artNote(preset);
+  return note ? h('div', {}, list, h('p', { class: 'small muted art-note', id: 'art-note' }, note)) : list;
+}
+
+/**
+ * Presets shown in another site's colours, and the note that says whose
+ * the artwork is: the colours are theirs, the drawings the project's own.
+ */
+const artNotes = {
+  'chesscom-chaturaji': "In chess.com's colours: red, blue, yellow, green. The pieces' artwork is this project's own, not chess.com's.",
+};
+
+/**
+ * artNote returns the note on a preset's artwork, '' if it needs none.
+ * @param {{name: string}} preset
+ */
+export function artNote(preset) {
+  return artNotes[/** @type {keyof artNotes} */ (preset.name.split('+')[0])] || '';
 }

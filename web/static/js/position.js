@@ -106,10 +106,15 @@ export function seatStatus(preset, pos) {
   const king = (/** @type {string} */ l) => hasKing(pos, l, royal);
   /** @type {SeatStatus} */
   const st = { frozen: new Set(), out: new Set(), commands: new Set(), team: {} };
+  const dead = preset.frozen === 'dead' ? parseExtra(pos.extra).dead || '' : '';
   for (const s of preset.seats) {
     const l = s.letter;
     if (!pos.board.some((p) => p && p.seat === l)) {
       st.out.add(l);
+      continue;
+    }
+    if (dead.includes(l)) {
+      st.frozen.add(l); // resigned or out of time: its king stands, its army is dead
       continue;
     }
     if (king(l)) continue;
@@ -138,6 +143,15 @@ export function seatStatus(preset, pos) {
     });
   }
   return st;
+}
+
+/**
+ * stillWord is how a preset calls an army that keeps its pieces but no
+ * longer moves: "dead" in the presets with dead armies, else "frozen".
+ * @param {import('./api.js').Preset} preset
+ */
+export function stillWord(preset) {
+  return preset.frozen === 'dead' ? 'dead' : 'frozen';
 }
 
 /**

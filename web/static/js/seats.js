@@ -7,7 +7,7 @@
 import { h, replace } from './dom.js';
 import { armyBadge, armies } from './pieces.js';
 import { playerLabel } from './api.js';
-import { ordinal } from './position.js';
+import { ordinal, stillWord } from './position.js';
 import { fillRating } from './people.js';
 
 /**
@@ -77,7 +77,7 @@ export class Seats {
         h('span', { class: 'seat-name' }, `${name}`, h('span', { class: 'colour-name' }, ` · ${armies[def.letter].name}`)),
         h('span', { class: 'seat-player' }, you ? h('span', { class: 'you-tag' }, 'you') : null,
           info.online === true ? h('span', { class: 'online', title: 'connected' }, '● ') : info.online === false ? h('span', { class: 'offline', title: 'not connected' }, '○ ') : null,
-          ...who, frozen ? ' · frozen' : out ? ' · out' : '', commands ? ' · commands both armies' : '',
+          ...who, frozen ? ` · ${stillWord(pr)}` : out ? ' · out' : '', commands ? ' · commands both armies' : '',
           info.invited && !st.over ? ' · waiting for its player' : '')),
       st.banks ? this.bank(name, info, toAct, st, st.banks[i]) : this.clock(name, info, toAct, st),
       h('span', { class: 'seat-score', title: 'score' }, pr.goal === 'points' ? String(st.scores[i] ?? 0) : ''),
