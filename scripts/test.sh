@@ -88,26 +88,19 @@ fi
 # detector; the other packages' tests run without it.
 # CHATURAJI_RACE=0 runs every package's tests without the race detector,
 # for a quicker run by hand.
-race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|learn|account|lobby|cmd/chaturaji)($|/)' || true)
-# Package web's browser tests drive Chromium against the server; the
-# server's concurrency is the race detector's in package server, and under
-# it the browser tests took nine minutes of the suite's seventeen on two
-# cores. They run without it, beside the packages without concurrency;
-# web's own concurrent parts (the pools of its analyses and reviews, and
-# the handlers) run again under it: the tests web_race names.
-web_race='^(TestReview(Bounds|Shared|WithholdsHelpOff)|TestAnalyze.*|TestAnalysis.*|TestMount|TestEndpoints|TestMethodNotAllowed|TestVerifyEndpoint)$'
+race_pkgs=$(go list ./... | grep -E '/(server|store|match|ai|engine|learn|web|account|lobby|cmd/chaturaji)($|/)' || true)
 if [ "${CHATURAJI_RACE:-1}" = 0 ] || [ -z "$race_pkgs" ]; then
 	step "go test (the race detector left out: CHATURAJI_RACE=0)"
 	go test -count=1 -timeout 20m ./...
 else
-	step "go test, without the race detector, of the packages without concurrency and the browser tests"
-	# -timeout: a hung test fails the run at 30 minutes instead of holding
-	# it.
+	step "go test, without the race detector, of the packages without concurrency"
 	# shellcheck disable=SC2046
-	go test -count=1 -timeout 30m $(go list ./... | grep -v -x -F "$race_pkgs")
+	go test -count=1 $(go list ./... | grep -v -x -F "$race_pkgs")
 	step "go test -race, of the packages with concurrency"
+	# -timeout: package web's browser tests, as many at once as there are
+	# cores, take minutes, and several times as long under the race
+	# detector; a hung test fails the run at 30 minutes instead of holding
+	# it.
 	# shellcheck disable=SC2086
 	go test -count=1 -race -timeout 30m $race_pkgs
-	step "go test -race, of package web's analyses, reviews and handlers"
-	go test -count=1 -race -timeout 30m -run "$web_race" ./web
 fi

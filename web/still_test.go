@@ -40,28 +40,34 @@ func TestBoardStaysStill(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			site := newSite(t)
 			delay := int64(60)
-			cr, err := site.Create(server.NewGame{Seats: []string{"human", "bot:greedy", "bot:random", "bot:greedy"}, BotDelayMS: &delay})
-			must(t, err)
 			p := newPage(t, c.width, c.height, c.mobile)
-			must(t, p.Go(site.URL+"/game/"+cr.ID))
-			must(t, p.Wait(`document.body.dataset.seq`, 20*time.Second))
-			eval[bool](t, p, boardPlaces)
-			// South, the test through the API, plays its first move each turn.
-			for eval[int](t, p, `window.places.length`) < 60 {
-				must(t, p.Wait(`document.body.dataset.status === 'finished' || document.body.dataset.toAct === 'South'`, 20*time.Second))
-				st, err := site.State(cr.ID)
+			var places []place
+			// Once the bots take South's king they play the game out at
+			// full speed: a game that ends so before the page saw ten
+			// events is replaced by another, five at most.
+			for games := 1; len(places) < 10; games++ {
+				if games > 5 {
+					t.Fatalf("five games ended with the page showing %d events or fewer", len(places))
+				}
+				cr, err := site.Create(server.NewGame{Seats: []string{"human", "bot:greedy", "bot:random", "bot:greedy"}, BotDelayMS: &delay})
 				must(t, err)
-				if st.Status != "live" {
-					break
+				must(t, p.Go(site.URL+"/game/"+cr.ID))
+				must(t, p.Wait(`document.body.dataset.seq`, 20*time.Second))
+				eval[bool](t, p, boardPlaces)
+				// South, the test through the API, plays its first move each turn.
+				for eval[int](t, p, `window.places.length`) < 60 {
+					must(t, p.Wait(`document.body.dataset.status === 'finished' || document.body.dataset.toAct === 'South'`, 20*time.Second))
+					st, err := site.State(cr.ID)
+					must(t, err)
+					if st.Status != "live" {
+						break
+					}
+					if st.ToAct == "South" && len(st.Actions) > 0 {
+						must(t, site.Act(cr.ID, cr.Seats[0].Token, st.Actions[0]))
+						waitSeqAfter(t, p, int(st.Seq))
+					}
 				}
-				if st.ToAct == "South" && len(st.Actions) > 0 {
-					must(t, site.Act(cr.ID, cr.Seats[0].Token, st.Actions[0]))
-					waitSeqAfter(t, p, int(st.Seq))
-				}
-			}
-			places := eval[[]place](t, p, `window.places`)
-			if len(places) < 10 {
-				t.Fatalf("the page showed %d events", len(places))
+				places = eval[[]place](t, p, `window.places`)
 			}
 			banners := map[int]bool{}
 			first := places[0]
