@@ -131,13 +131,13 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if l != nil && !(l.owned.Load() && s.lapsed()) {
+	if l != nil && !l.fenced.Load() && !(l.owned.Load() && s.lapsed()) {
 		st := *l.state.Load()
 		st.Seats = s.accountNames(r.Context(), st.Seats, l.holders(), map[string]string{})
 		writeJSON(w, http.StatusOK, &st)
 		return
 	}
-	if l != nil { // what a node whose leases lapsed holds may be behind: the store says
+	if l != nil { // what a node whose leases lapsed, or a game fenced off, holds may be behind: the store says
 		if info, err = s.store.Game(r.Context(), r.PathValue("id")); err != nil {
 			s.fail(w, r, s.storeError(r.PathValue("id"), err))
 			return

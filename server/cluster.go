@@ -138,11 +138,16 @@ func (s *Server) renewing() {
 			continue
 		}
 		s.metrics.renewals.WithLabelValues("ok").Inc()
-		s.node.renewed.Store(t0.UnixNano())
+		var fenced []*live
 		for _, id := range lost {
 			if l := s.liveGame(id); l != nil {
-				l.post(s.ctx, func() { l.lose("the lease renewal found it another node's") })
+				l.fenced.Store(true) // before the renewal counts: reads go to the store
+				fenced = append(fenced, l)
 			}
+		}
+		s.node.renewed.Store(t0.UnixNano())
+		for _, l := range fenced {
+			l.post(s.ctx, func() { l.lose("the lease renewal found it another node's") })
 		}
 	}
 }
@@ -472,6 +477,7 @@ func (l *live) adopt(lastHeld time.Time) {
 // new driver's events. A follower without subscribers stops.
 func (l *live) lose(why string) {
 	if !l.owned.Load() {
+		l.fenced.Store(false) // a follower already: it reads the new driver's events
 		return
 	}
 	l.owned.Store(false)
@@ -500,6 +506,7 @@ func (l *live) lose(why string) {
 		return
 	}
 	l.takeIn(r, evs) // the events it had written unconfirmed, then the new driver's
+	l.fenced.Store(false)
 	if l.last != nil && l.last.Kind == KindEnd {
 		l.over = true
 	}

@@ -42,6 +42,12 @@ type live struct {
 	// for the server's clients (cluster.go). Set by the loop, read by
 	// anyone.
 	owned atomic.Bool
+	// fenced: a lease renewal found the game another node's, and lose has
+	// not yet read it again from the store: what the loop holds may be
+	// behind it, so reads go to the store (handleGame). Set by the
+	// renewal before it counts as gone through, so that a node waking from
+	// a pause never answers from its old copy in between.
+	fenced atomic.Bool
 	follows
 
 	// For the quotas of games (admit).
