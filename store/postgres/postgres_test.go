@@ -188,46 +188,38 @@ func TestPoolSize(t *testing.T) {
 	}
 }
 
+// onSchema opens a store on a new schema, and again another store, with
+// its own pool of connections, on the same schema: a storetest.Opener.
+func onSchema(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+	u := pgtest.Schema(t)
+	return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
+}
+
 // TestLobby runs the lobby's suite; its race test claims through two
 // stores, each with its own pool of connections, on one schema.
 func TestLobby(t *testing.T) {
-	storetest.RunLobby(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-		u := pgtest.Schema(t)
-		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
-	})
+	storetest.RunLobby(t, onSchema)
 }
 
 // TestRatings runs the ratings' suite; its race test rates through three
 // stores, each with its own pool of connections, on one schema.
 func TestRatings(t *testing.T) {
-	storetest.RunRatings(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-		u := pgtest.Schema(t)
-		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
-	})
+	storetest.RunRatings(t, onSchema)
 }
 
 // TestOpenTables runs the open tables' suite; its race test joins through
 // two stores on one schema.
 func TestOpenTables(t *testing.T) {
-	storetest.RunOpenTables(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-		u := pgtest.Schema(t)
-		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
-	})
+	storetest.RunOpenTables(t, onSchema)
 }
 
 // TestInvites runs the pair invitations' suite; its race test takes
 // through two stores on one schema.
 func TestInvites(t *testing.T) {
-	storetest.RunInvites(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-		u := pgtest.Schema(t)
-		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
-	})
+	storetest.RunInvites(t, onSchema)
 }
 
 // TestNews runs the lobby news's suite.
 func TestNews(t *testing.T) {
-	storetest.RunNews(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-		u := pgtest.Schema(t)
-		return open(t, u), func(t *testing.T) store.Store { return open(t, u) }
-	})
+	storetest.RunNews(t, onSchema)
 }

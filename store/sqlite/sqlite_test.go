@@ -293,77 +293,26 @@ func TestAccounts(t *testing.T) {
 	})
 }
 
-func TestLobby(t *testing.T) {
+// onFileAndMemory runs a suite of storetest (RunLobby and its like) on
+// stores in a file, where again opens a second store on the same file, and
+// on a store in memory, which only one store can hold: again returns it.
+func onFileAndMemory(t *testing.T, suite func(t *testing.T, open storetest.Opener)) {
 	t.Run("file", func(t *testing.T) {
-		storetest.RunLobby(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+		suite(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
 			path := filepath.Join(t.TempDir(), "games.db")
 			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
 		})
 	})
 	t.Run("memory", func(t *testing.T) {
-		storetest.RunLobby(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
+		suite(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
 			s := open(t, sqlite.Memory)
 			return s, func(t *testing.T) store.Store { return s }
 		})
 	})
 }
 
-func TestRatings(t *testing.T) {
-	t.Run("file", func(t *testing.T) {
-		storetest.RunRatings(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-			path := filepath.Join(t.TempDir(), "games.db")
-			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
-		})
-	})
-	t.Run("memory", func(t *testing.T) {
-		storetest.RunRatings(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-			s := open(t, sqlite.Memory)
-			return s, func(t *testing.T) store.Store { return s }
-		})
-	})
-}
-
-func TestInvites(t *testing.T) {
-	t.Run("file", func(t *testing.T) {
-		storetest.RunInvites(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-			path := filepath.Join(t.TempDir(), "games.db")
-			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
-		})
-	})
-	t.Run("memory", func(t *testing.T) {
-		storetest.RunInvites(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-			s := open(t, sqlite.Memory)
-			return s, func(t *testing.T) store.Store { return s }
-		})
-	})
-}
-
-func TestNews(t *testing.T) {
-	t.Run("file", func(t *testing.T) {
-		storetest.RunNews(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-			path := filepath.Join(t.TempDir(), "games.db")
-			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
-		})
-	})
-	t.Run("memory", func(t *testing.T) {
-		storetest.RunNews(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-			s := open(t, sqlite.Memory)
-			return s, func(t *testing.T) store.Store { return s }
-		})
-	})
-}
-
-func TestOpenTables(t *testing.T) {
-	t.Run("file", func(t *testing.T) {
-		storetest.RunOpenTables(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-			path := filepath.Join(t.TempDir(), "games.db")
-			return open(t, path), func(t *testing.T) store.Store { return open(t, path) }
-		})
-	})
-	t.Run("memory", func(t *testing.T) {
-		storetest.RunOpenTables(t, func(t *testing.T) (store.Store, func(t *testing.T) store.Store) {
-			s := open(t, sqlite.Memory)
-			return s, func(t *testing.T) store.Store { return s }
-		})
-	})
-}
+func TestLobby(t *testing.T)      { onFileAndMemory(t, storetest.RunLobby) }
+func TestRatings(t *testing.T)    { onFileAndMemory(t, storetest.RunRatings) }
+func TestInvites(t *testing.T)    { onFileAndMemory(t, storetest.RunInvites) }
+func TestNews(t *testing.T)       { onFileAndMemory(t, storetest.RunNews) }
+func TestOpenTables(t *testing.T) { onFileAndMemory(t, storetest.RunOpenTables) }

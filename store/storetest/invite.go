@@ -24,39 +24,13 @@ import (
 
 // invitesTest is one test of the invitations' suite, given a new, empty
 // store and a way to open another store on its database.
-type invitesTest struct {
-	name string
-	run  func(t *testing.T, s store.PairInvites, again func() store.PairInvites)
-}
+type invitesTest = suiteTest[store.PairInvites]
 
 // RunInvites runs the pair invitations' tests, as RunLobby runs the
 // lobby's: each calls open for a new, empty store of its own; again opens
 // another store on the same database.
-func RunInvites(t *testing.T, open func(t *testing.T) (s store.Store, again func(t *testing.T) store.Store)) {
-	for _, tt := range invitesTests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var again func(t *testing.T) store.Store
-			s := openStore(t, func(t *testing.T) store.Store {
-				var s store.Store
-				s, again = open(t)
-				return s
-			})
-			pi := store.PairInvitesOf(s)
-			if pi == nil {
-				t.Fatalf("store.PairInvitesOf(%T) = nil", s)
-			}
-			tt.run(t, pi, func() store.PairInvites {
-				t.Helper()
-				other := openStore(t, again)
-				if o := store.PairInvitesOf(other); o != nil {
-					return o
-				}
-				t.Fatalf("store.PairInvitesOf(%T) = nil", other)
-				return nil
-			})
-		})
-	}
+func RunInvites(t *testing.T, open Opener) {
+	runSuite(t, open, "store.PairInvitesOf", store.PairInvitesOf, invitesTests)
 }
 
 // codeHash returns the hash of an invitation's code.

@@ -27,41 +27,15 @@ import (
 
 // lobbyTest is one test of the lobby's suite, given a new, empty store
 // and a way to open another store on its database.
-type lobbyTest struct {
-	name string
-	run  func(t *testing.T, l store.Lobby, again func() store.Lobby)
-}
+type lobbyTest = suiteTest[store.Lobby]
 
 // RunLobby runs the lobby's tests. Each test calls open for a new, empty
 // store of its own, and closes it when it ends; open also returns again,
 // which opens another store on the same database (or returns the same
 // store, for a database only one store may hold), for the tests of
 // several stores at once. The tests run in parallel.
-func RunLobby(t *testing.T, open func(t *testing.T) (s store.Store, again func(t *testing.T) store.Store)) {
-	for _, tt := range lobbyTests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var again func(t *testing.T) store.Store
-			s := openStore(t, func(t *testing.T) store.Store {
-				var s store.Store
-				s, again = open(t)
-				return s
-			})
-			l := store.LobbyOf(s)
-			if l == nil {
-				t.Fatalf("store.LobbyOf(%T) = nil", s)
-			}
-			tt.run(t, l, func() store.Lobby {
-				t.Helper()
-				other := openStore(t, again)
-				if l := store.LobbyOf(other); l != nil {
-					return l
-				}
-				t.Fatalf("store.LobbyOf(%T) = nil", other)
-				return nil
-			})
-		})
-	}
+func RunLobby(t *testing.T, open Opener) {
+	runSuite(t, open, "store.LobbyOf", store.LobbyOf, lobbyTests)
 }
 
 // pool is the pool of the suite's seeks; otherPool another.

@@ -14,39 +14,13 @@ import (
 
 // tablesTest is one test of the open tables' suite, given a new, empty
 // store and a way to open another store on its database.
-type tablesTest struct {
-	name string
-	run  func(t *testing.T, s store.OpenTables, again func() store.OpenTables)
-}
+type tablesTest = suiteTest[store.OpenTables]
 
 // RunOpenTables runs the open tables' tests, as RunLobby runs the
 // lobby's: each calls open for a new, empty store of its own; again opens
 // another store on the same database.
-func RunOpenTables(t *testing.T, open func(t *testing.T) (s store.Store, again func(t *testing.T) store.Store)) {
-	for _, tt := range tablesTests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var again func(t *testing.T) store.Store
-			s := openStore(t, func(t *testing.T) store.Store {
-				var s store.Store
-				s, again = open(t)
-				return s
-			})
-			ot := store.OpenTablesOf(s)
-			if ot == nil {
-				t.Fatalf("store.OpenTablesOf(%T) = nil", s)
-			}
-			tt.run(t, ot, func() store.OpenTables {
-				t.Helper()
-				other := openStore(t, again)
-				if o := store.OpenTablesOf(other); o != nil {
-					return o
-				}
-				t.Fatalf("store.OpenTablesOf(%T) = nil", other)
-				return nil
-			})
-		})
-	}
+func RunOpenTables(t *testing.T, open Opener) {
+	runSuite(t, open, "store.OpenTablesOf", store.OpenTablesOf, tablesTests)
 }
 
 // newTable returns a table of four seats opened by opener in the first,

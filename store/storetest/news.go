@@ -12,37 +12,11 @@ import (
 
 // newsTest is one test of the news's suite, given a new, empty store and
 // a way to open another store on its database.
-type newsTest struct {
-	name string
-	run  func(t *testing.T, s store.LobbyNews, again func() store.LobbyNews)
-}
+type newsTest = suiteTest[store.LobbyNews]
 
 // RunNews runs the lobby news's tests, as RunLobby runs the lobby's.
-func RunNews(t *testing.T, open func(t *testing.T) (s store.Store, again func(t *testing.T) store.Store)) {
-	for _, tt := range newsTests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var again func(t *testing.T) store.Store
-			s := openStore(t, func(t *testing.T) store.Store {
-				var s store.Store
-				s, again = open(t)
-				return s
-			})
-			n := store.LobbyNewsOf(s)
-			if n == nil {
-				t.Fatalf("store.LobbyNewsOf(%T) = nil", s)
-			}
-			tt.run(t, n, func() store.LobbyNews {
-				t.Helper()
-				other := openStore(t, again)
-				if o := store.LobbyNewsOf(other); o != nil {
-					return o
-				}
-				t.Fatalf("store.LobbyNewsOf(%T) = nil", other)
-				return nil
-			})
-		})
-	}
+func RunNews(t *testing.T, open Opener) {
+	runSuite(t, open, "store.LobbyNewsOf", store.LobbyNewsOf, newsTests)
 }
 
 // addNews adds news of id for player, saying data, and returns it as

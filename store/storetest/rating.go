@@ -24,33 +24,25 @@ import (
 //     in common rated at once, each reads what the one before wrote, so
 //     the player's history is one unbroken chain and no update is lost.
 
-// ratingTest is one test of the ratings' suite.
-type ratingTest struct {
-	name string
-	run  func(t *testing.T, s store.Store, again func() store.Store)
-}
+// ratingTest is one test of the ratings' suite, given a store with
+// ratings (store.RatingsOf).
+type ratingTest = suiteTest[store.Store]
 
 // RunRatings runs the ratings' tests. Each test calls open for a new,
 // empty store of its own, and closes it when it ends; open also returns
 // again, which opens another store on the same database (or returns the
 // same store, for a database only one store may hold). The tests run in
 // parallel.
-func RunRatings(t *testing.T, open func(t *testing.T) (s store.Store, again func(t *testing.T) store.Store)) {
-	for _, tt := range ratingTests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var again func(t *testing.T) store.Store
-			s := openStore(t, func(t *testing.T) store.Store {
-				var s store.Store
-				s, again = open(t)
-				return s
-			})
-			if store.RatingsOf(s) == nil {
-				t.Fatalf("store.RatingsOf(%T) = nil", s)
-			}
-			tt.run(t, s, func() store.Store { return openStore(t, again) })
-		})
+func RunRatings(t *testing.T, open Opener) {
+	runSuite(t, open, "store.RatingsOf", withRatings, ratingTests)
+}
+
+// withRatings returns s if it keeps ratings, else nil.
+func withRatings(s store.Store) store.Store {
+	if store.RatingsOf(s) == nil {
+		return nil
 	}
+	return s
 }
 
 // rulesRated is the ruleset of the suite's rated games.
