@@ -573,6 +573,24 @@ func (h *hall) withdraw(ctx context.Context, ls *localSeek) (bool, error) {
 	return false, err
 }
 
+// addSeek stores seek sk, known to the loop first as ls, so that a round
+// of another node cannot seat it before this node knows its tokens; if the
+// store refuses it, the loop forgets it, and a seeker seated already is
+// told seated (ECONFLICT).
+func (h *hall) addSeek(ctx context.Context, ls *localSeek, sk *lobby.Seek, seated string) error {
+	h.mu.Lock()
+	h.seeks[ls.id] = ls
+	h.mu.Unlock()
+	if err := h.pr.Add(ctx, sk, time.Now()); err != nil {
+		h.forget(ls)
+		if errors.Is(err, store.ErrConflict) {
+			return Errorf(ECONFLICT, "%s", seated)
+		}
+		return lobbyError(err, "")
+	}
+	return nil
+}
+
 // forget drops a seek of the node that is no longer in the store.
 func (h *hall) forget(ls *localSeek) {
 	h.mu.Lock()

@@ -474,15 +474,8 @@ func (c *lobbyConn) seekLocked(ctx context.Context, pool lobby.Pool, m *LobbyMes
 	// another node cannot seat it before this node knows its token.
 	sk.ID = rand.Text()
 	ls := &localSeek{id: sk.ID, pool: pool, player: c.player, token: token, conn: c}
-	h.mu.Lock()
-	h.seeks[ls.id] = ls
-	h.mu.Unlock()
-	if err := h.pr.Add(ctx, sk, time.Now()); err != nil {
-		h.forget(ls)
-		if errors.Is(err, store.ErrConflict) {
-			return nil, Errorf(ECONFLICT, "you are seated at a table already: wait for its game")
-		}
-		return nil, lobbyError(err, "")
+	if err := h.addSeek(ctx, ls, sk, "you are seated at a table already: wait for its game"); err != nil {
+		return nil, err
 	}
 	var out *left
 	if old := c.seek; old != nil {

@@ -191,6 +191,11 @@ func (c *lobbyConn) partner(ctx context.Context, m *LobbyMessage) error {
 func (c *lobbyConn) free() error {
 	c.state.Lock()
 	defer c.state.Unlock()
+	return c.freeLocked()
+}
+
+// freeLocked is free, c.state held.
+func (c *lobbyConn) freeLocked() error {
 	switch {
 	case c.table != "":
 		return Errorf(ECONFLICT, "you sit at open table %s: leave it before you seek", c.table)
@@ -231,13 +236,11 @@ func (c *lobbyConn) partnerHere(ctx context.Context, inv *pairInvite, row *store
 	defer first.state.Unlock()
 	second.state.Lock()
 	defer second.state.Unlock()
-	switch {
-	case host.invite != inv || host.seek != nil || host.table != "":
+	if host.invite != inv || host.seek != nil || host.table != "" {
 		return Errorf(ENOTFOUND, "no pair invitation %q: it was withdrawn or expired, or its inviter left", m.Code)
-	case c.table != "":
-		return Errorf(ECONFLICT, "you sit at open table %s: leave it before you seek", c.table)
-	case c.seek != nil:
-		return Errorf(ECONFLICT, "you have an open seek in pool %q: withdraw it before you join a partner", c.seek.pool.String())
+	}
+	if err := c.freeLocked(); err != nil {
+		return err
 	}
 	mate, token := c.seeker(ctx, pool, m.Name)
 	sk := &lobby.Seek{ID: id, Pool: pool, Bots: row.Bots, BotWait: row.BotWait, Seekers: []lobby.Seeker{inviter(row), mate}}
@@ -245,15 +248,8 @@ func (c *lobbyConn) partnerHere(ctx context.Context, inv *pairInvite, row *store
 		id: id, pool: pool, player: host.player, name: inv.name, token: inv.token, conn: host, invite: inv.hash,
 		mate: &localSeeker{player: c.player, name: mate.Name, token: token, conn: c},
 	}
-	h.mu.Lock()
-	h.seeks[ls.id] = ls
-	h.mu.Unlock()
-	if err := h.pr.Add(ctx, sk, time.Now()); err != nil {
-		h.forget(ls)
-		if errors.Is(err, store.ErrConflict) {
-			return Errorf(ECONFLICT, "you or your partner are seated at a table already: wait for its game")
-		}
-		return lobbyError(err, "")
+	if err := h.addSeek(ctx, ls, sk, "you or your partner are seated at a table already: wait for its game"); err != nil {
+		return err
 	}
 	h.forgetInvite(inv)
 	host.invite = nil
@@ -276,11 +272,8 @@ func (c *lobbyConn) partnerAway(ctx context.Context, row *store.PairInvite, pool
 	h := c.h
 	c.state.Lock()
 	defer c.state.Unlock()
-	switch {
-	case c.table != "":
-		return Errorf(ECONFLICT, "you sit at open table %s: leave it before you seek", c.table)
-	case c.seek != nil:
-		return Errorf(ECONFLICT, "you have an open seek in pool %q: withdraw it before you join a partner", c.seek.pool.String())
+	if err := c.freeLocked(); err != nil {
+		return err
 	}
 	host := inviter(row)
 	mate, token := c.seeker(ctx, pool, m.Name)
@@ -289,15 +282,8 @@ func (c *lobbyConn) partnerAway(ctx context.Context, row *store.PairInvite, pool
 		id: id, pool: pool, player: host.Player, name: host.Name, away: true, hash: host.TokenHash, invite: row.Hash,
 		mate: &localSeeker{player: c.player, name: mate.Name, token: token, conn: c},
 	}
-	h.mu.Lock()
-	h.seeks[ls.id] = ls
-	h.mu.Unlock()
-	if err := h.pr.Add(ctx, sk, time.Now()); err != nil {
-		h.forget(ls)
-		if errors.Is(err, store.ErrConflict) {
-			return Errorf(ECONFLICT, "you or your partner are seated at a table already: wait for its game")
-		}
-		return lobbyError(err, "")
+	if err := h.addSeek(ctx, ls, sk, "you or your partner are seated at a table already: wait for its game"); err != nil {
+		return err
 	}
 	news := &lobbyNews{Kind: newsTaken, Seek: id, Pool: pool.String(), Node: row.Node, Invite: row.Hash, Mate: c.player, Partner: mate.Name, Since: sk.Since}
 	if err := h.announce(host.Player, news); err != nil {
