@@ -22,39 +22,25 @@ import (
 // them with `chaturaji export`: the file holds what GET /api/records
 // serves, byte for byte, and every game in it replays and proves its dice.
 func TestExport(t *testing.T) {
-	dsn := "sqlite:" + filepath.Join(t.TempDir(), "games.db")
-	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, BotDelay: server.NoBotDelay, MinTime: time.Millisecond}, st, nil)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
+	dsn, hs, stop := sqliteServer(t)
 	for _, body := range []string{
 		`{"seats": ["bot:random", "bot:greedy", "bot:random", "bot:random"]}`,
 		`{"rules": "chaturanga-2p", "seats": ["bot:random", "bot:random"]}`,
 		`{"seats": ["human", "human", "bot:random", "bot:random"]}`, // stays live
 	} {
-		c := createFor(t, hs.URL, body)
+		c := createFor(t, hs, body)
 		if strings.Contains(body, "human") {
 			continue
 		}
-		waitFor(t, hs.URL, c.ID, func(s *server.State) bool { return s.Status == "finished" })
+		waitFor(t, hs, c.ID, func(s *server.State) bool { return s.Status == "finished" })
 	}
-	resp, err := http.Get(hs.URL + "/api/records?status=finished")
+	resp, err := http.Get(hs + "/api/records?status=finished")
 	if err != nil {
 		t.Fatal(err)
 	}
 	served, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if err := srv.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	stop()
 
 	out := filepath.Join(t.TempDir(), "games.cgn")
 	status, stdout, stderr := runCommand("export", "--db", dsn, "--out", out)
@@ -252,5 +238,30 @@ func TestExportChangedRecord(t *testing.T) {
 		if _, err := recs[0].Verify(keys.Public()); err != nil {
 			t.Errorf("export %v: the sound game's record: %v", args, err)
 		}
+	}
+}
+
+// sqliteServer starts a game server, bots quick, on a new SQLite file, and
+// returns the file's --db, the server's URL, and stop, which shuts the
+// server down and closes the file for the commands to read.
+func sqliteServer(t *testing.T) (dsn, url string, stop func()) {
+	t.Helper()
+	dsn = "sqlite:" + filepath.Join(t.TempDir(), "games.db")
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, BotDelay: server.NoBotDelay, MinTime: time.Millisecond}, st, nil)
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return dsn, hs.URL, func() {
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
 	}
 }

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
-	"github.com/chaturaji/chaturaji/store"
 )
 
 // TestExportPGN4 has a real server play games of chesscom-chaturaji and of
@@ -20,19 +16,7 @@ import (
 // --format pgn4: only the chesscom-chaturaji games are written, and
 // importing them gives the records plain export writes, turn for turn.
 func TestExportPGN4(t *testing.T) {
-	dsn := "sqlite:" + filepath.Join(t.TempDir(), "games.db")
-	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, BotDelay: server.NoBotDelay, MinTime: time.Millisecond}, st, nil)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	hts := httptest.NewServer(srv.Handler())
-	defer hts.Close()
-	hs := hts.URL
+	dsn, hs, stop := sqliteServer(t)
 	for _, body := range []string{
 		`{"rules": "chesscom-chaturaji", "seats": ["bot:random", "bot:greedy", "bot:random", "bot:random"]}`,
 		`{"rules": "chesscom-chaturaji", "seats": ["bot:greedy", "bot:random", "bot:greedy", "bot:random"]}`,
@@ -41,10 +25,7 @@ func TestExportPGN4(t *testing.T) {
 		c := createFor(t, hs, body)
 		waitFor(t, hs, c.ID, func(s *server.State) bool { return s.Status == "finished" })
 	}
-	if err := srv.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	stop()
 
 	out := filepath.Join(t.TempDir(), "games.pgn4")
 	status, _, stderr := runCommand("export", "--db", dsn, "--format", "pgn4", "--out", out)
