@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -93,23 +92,11 @@ func runImport(e *env, args []string) error {
 // most maxRecordFile bytes; a file that does not parse, is larger or holds
 // no game is an invalid-input error naming it.
 func readPGN4(path string) ([]*pgn4.Game, error) {
-	var in io.Reader = os.Stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		in = f
-	}
-	data, err := io.ReadAll(io.LimitReader(in, maxRecordFile+1))
+	data, err := readBounded(path, maxRecordFile, "PGN4 file", "")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	if len(data) > maxRecordFile {
-		return nil, invalid(fmt.Errorf("%s: larger than %s, the most read of a PGN4 file", path, formatSize(maxRecordFile)))
-	}
-	games, err := pgn4.ParseString(string(data))
+	games, err := pgn4.ParseString(data)
 	if err != nil {
 		return nil, invalid(fmt.Errorf("%s: %w", path, err))
 	}

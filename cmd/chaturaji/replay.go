@@ -96,31 +96,42 @@ func replayOne(w io.Writer, n int, r *record.Record) error {
 // /dev/zero or a wrong file can make a command read into memory.
 const maxRecordFile = 64 << 20
 
-// readRecords parses the record file at path ("-" for standard input), of
-// at most limit bytes (set by the flag named, if any); a file that does
-// not parse, is larger or holds no record is an invalid-input error naming
-// it.
-func readRecords(path string, limit int64, flag string) ([]*record.Record, error) {
+// readBounded reads the file at path ("-" for standard input), of at most
+// limit bytes (set by the flag named, if any); a larger one is an
+// invalid-input error naming it, as a file of the kind named.
+func readBounded(path string, limit int64, kind, flag string) (string, error) {
 	var in io.Reader = os.Stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		defer f.Close()
 		in = f
 	}
 	data, err := io.ReadAll(io.LimitReader(in, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	if int64(len(data)) > limit {
 		if flag != "" {
 			flag = " (" + flag + ")"
 		}
-		return nil, invalid(fmt.Errorf("%s: larger than %s, the most read of a record file%s", path, formatSize(limit), flag))
+		return "", invalid(fmt.Errorf("%s: larger than %s, the most read of a %s%s", path, formatSize(limit), kind, flag))
 	}
-	recs, err := record.ParseString(string(data))
+	return string(data), nil
+}
+
+// readRecords parses the record file at path ("-" for standard input), of
+// at most limit bytes (set by the flag named, if any); a file that does
+// not parse, is larger or holds no record is an invalid-input error naming
+// it.
+func readRecords(path string, limit int64, flag string) ([]*record.Record, error) {
+	data, err := readBounded(path, limit, "record file", flag)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := record.ParseString(data)
 	if err != nil {
 		return nil, invalid(fmt.Errorf("%s: %w", path, err))
 	}
