@@ -403,7 +403,11 @@ func (h *hall) tellSeat(g *made, ls *localSeek, player string, away bool, token 
 		h.tellDevices(g.id, name, token, player, conn, ls.id)
 	}
 	if away || strings.HasPrefix(player, "account:") {
-		h.announce(player, &lobbyNews{Kind: newsSeated, Seek: ls.id, Pool: ls.pool.String(), Partner: ls.partnerOf(player), Game: g.id, Seat: name})
+		n := &lobbyNews{Kind: newsSeated, Seek: ls.id, Pool: ls.pool.String(), Partner: ls.partnerOf(player), Game: g.id, Seat: name}
+		if !away {
+			n.Node = h.node // told here already: the node hears its own news late, when the player may seek again
+		}
+		h.announce(player, n)
 	}
 }
 

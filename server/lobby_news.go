@@ -39,7 +39,7 @@ type lobbyNews struct {
 	Kind    string    `json:"kind"`              // newsTaken, newsSeated or newsWithdrawn
 	Seek    string    `json:"seek"`              // the seek it is about
 	Pool    string    `json:"pool"`              // the seek's pool
-	Node    string    `json:"node,omitempty"`    // the inviter's node (taken)
+	Node    string    `json:"node,omitempty"`    // the inviter's node (taken); the node that told its sockets already (seated)
 	Invite  []byte    `json:"invite,omitempty"`  // the invitation's code hash (taken)
 	Mate    string    `json:"mate,omitempty"`    // the partner's player (taken)
 	Partner string    `json:"partner,omitempty"` // the partner's name (taken, seated)
@@ -134,6 +134,10 @@ func (h *hall) hear(ns []*store.News) {
 		case n.Kind == newsTaken && n.Node == h.node:
 			h.taken(sn.Player, &n)
 		case !players[sn.Player]:
+		case n.Kind == newsSeated && n.Node == h.node:
+			// This node told the player's sockets when it seated the
+			// seek; heard now, a round or more later, it would drop the
+			// seek a device has made since.
 		case n.Kind == newsSeated:
 			h.mu.Lock()
 			ls := h.seeks[n.Seek]
