@@ -99,6 +99,7 @@ func TestChesscomPositionsRefused(t *testing.T) {
 // hash against the re-parsed position, and that Effect accounts for every
 // score's change.
 func TestChesscomAgainstNaive(t *testing.T) {
+	t.Parallel() // seconds of CPU: beside the package's other long tests
 	pr := rules.ChesscomChaturaji
 	games := 120
 	if testing.Short() {

@@ -102,6 +102,7 @@ func crossCheckGame(t *testing.T, p *rules.Position, rng *rand.Rand, pol policy,
 // positions, comparing every step with internal/naive, then compares perft
 // from positions met on the way.
 func TestCrossCheck(t *testing.T) {
+	t.Parallel() // seconds of CPU: beside the package's other long tests
 	fromStart, fromRandom := 1500, 1500
 	if testing.Short() {
 		fromStart, fromRandom = 100, 100

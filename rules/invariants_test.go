@@ -241,6 +241,7 @@ func TestStartPositionHash(t *testing.T) {
 // TestRandomGameInvariants plays random games from the start position and
 // checks every action against the rules as the board shows them.
 func TestRandomGameInvariants(t *testing.T) {
+	t.Parallel() // seconds of CPU: beside the package's other long tests
 	// Most games start from the start position, where the length bound
 	// holds; the rest from random positions, for rarer rules.
 	fromStart, fromRandom := 2000, 1000

@@ -16,6 +16,7 @@ var newPresets = []string{"chaturaji-ranks", "chaturaji-2dice", "ludii", "chatur
 // TestPresetStartPerftAgainstNaive compares perft from each preset's start
 // position with the independent implementation.
 func TestPresetStartPerftAgainstNaive(t *testing.T) {
+	t.Parallel() // seconds of CPU: beside the package's other long tests
 	depths := map[string]int{"chaturaji-ranks": 5, "chaturaji-2dice": 4, "ludii": 5, "chaturanga-2p": 4, "chaturaji-teams": 4, "chaturaji-diceless": 4, "biruni": 4, "winther": 4, "martian": 4, "chaturanga-fr1": 4, "chaturanga-fr2": 4, "chesscom-chaturaji": 5}
 	if testing.Short() {
 		depths["chaturaji-2dice"] = 3 // depth 4 takes the naive engine seconds
@@ -36,6 +37,7 @@ func TestPresetStartPerftAgainstNaive(t *testing.T) {
 // with the engine and, at every position, compares the sorted legal actions
 // and the position after each action with the independent implementation.
 func TestPresetRandomPositionsAgainstNaive(t *testing.T) {
+	t.Parallel() // seconds of CPU: beside the package's other long tests
 	games := 60
 	if testing.Short() {
 		games = 10

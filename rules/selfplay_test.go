@@ -19,6 +19,7 @@ var selfPlayPresets = []string{"chaturaji-ranks", "chaturaji-2dice", "ludii", "c
 // game's record replays to the same final position. With -short, 100
 // games each.
 func TestSelfPlayPresets(t *testing.T) {
+	t.Parallel() // seconds of CPU: beside the package's other long tests
 	games := 1000
 	if testing.Short() {
 		games = 100

@@ -144,6 +144,7 @@ func mustParsePreset(tb testing.TB, pr *rules.Preset, s string) *rules.Position 
 // TestTeamPresetsAgainstNaive cross-checks the team presets on random games
 // steered toward king captures, thrones and exchanges.
 func TestTeamPresetsAgainstNaive(t *testing.T) {
+	t.Parallel() // seconds of CPU: beside the package's other long tests
 	games := 80
 	for _, name := range []string{"chaturaji-teams", "chaturaji-diceless"} {
 		seen := crosscheckGames(t, name, games, []policy{kingHunt, throneWalk, policies[1], throneWalk, policies[0]}, 11)
