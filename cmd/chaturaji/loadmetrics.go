@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,9 +20,10 @@ type memoryPeak struct {
 	heap       int64 // the peak of the Go heap's objects, live or not yet swept
 	commits    int64
 	commitSum  float64
-	cpu0, cpu  float64   // the process's CPU seconds, at the first and the last scrape
-	scraped    bool      // it answered at least once
-	last       time.Time // when it last answered
+	cpu0, cpu  float64            // the process's CPU seconds, at the first and the last scrape
+	scraped    bool               // it answered at least once
+	last       time.Time          // when it last answered
+	fig        map[string]float64 // the figures of the last scrape
 }
 
 // watch scrapes the metrics every half second until ctx is done.
@@ -52,7 +56,53 @@ func (m *memoryPeak) scrape(ctx context.Context, lt *loadTest) {
 	if !m.scraped {
 		m.cpu0 = m.cpu
 	}
-	m.scraped, m.last = true, time.Now()
+	m.scraped, m.last, m.fig = true, time.Now(), fig
+}
+
+// within is the server's own part of the times a histogram of its
+// metrics counts (name, without "_bucket"): its p50 and p99, estimated
+// from the buckets, and the share of the observations within 50 ms, so
+// that a client's figure can be read against the server's share of it.
+func (m *memoryPeak) within(name string) string {
+	type bucket struct{ le, n float64 }
+	var bs []bucket
+	prefix := name + `_bucket{le="`
+	for k, v := range m.fig {
+		if rest, ok := strings.CutPrefix(k, prefix); ok {
+			le, err := strconv.ParseFloat(strings.TrimSuffix(rest, `"}`), 64)
+			if err == nil {
+				bs = append(bs, bucket{le, v})
+			}
+		}
+	}
+	slices.SortFunc(bs, func(a, b bucket) int { return cmp.Compare(a.le, b.le) })
+	if len(bs) == 0 || bs[len(bs)-1].n == 0 {
+		return "-"
+	}
+	total := bs[len(bs)-1].n
+	// q is the p-quantile, interpolated linearly inside its bucket, as
+	// Prometheus's histogram_quantile does.
+	q := func(p float64) string {
+		rank, lo, below := p*total, 0.0, 0.0
+		for _, b := range bs {
+			if b.n >= rank {
+				if math.IsInf(b.le, 1) {
+					return fmt.Sprintf("over %s", fmtMS(time.Duration(lo*float64(time.Second))))
+				}
+				at := lo + (b.le-lo)*(rank-below)/max(b.n-below, 1)
+				return fmtMS(time.Duration(at * float64(time.Second)))
+			}
+			lo, below = b.le, b.n
+		}
+		return "-"
+	}
+	share := "-"
+	for _, b := range bs {
+		if b.le == 0.05 {
+			share = fmt.Sprintf("%.2f%%", 100*b.n/total)
+		}
+	}
+	return fmt.Sprintf("p50 %s  p99 %s  within 50ms %s  (%.0f)", q(0.5), q(0.99), share, total)
 }
 
 // line is the figures as a report shows them: memory, then CPU over d.

@@ -527,6 +527,8 @@ func (lt *loadTest) reportServers(w io.Writer, mems []*memoryPeak, started *load
 		memory, cpu := mems[0].line(elapsed)
 		fmt.Fprintf(w, "server memory:     %s\n", memory)
 		fmt.Fprintf(w, "server CPU:        %s\n", cpu)
+		fmt.Fprintf(w, "server's part:     %s\n", mems[0].within("chaturaji_action_latency_seconds"))
+		fmt.Fprintf(w, "commits:           %s\n", mems[0].within("chaturaji_store_append_seconds"))
 		return
 	}
 	for i, m := range mems {
