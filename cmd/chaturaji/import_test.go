@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -137,5 +139,94 @@ func TestAnalyzeImported(t *testing.T) {
 	took := regexp.MustCompile(` in [^ ]+\n`)
 	if _, again, _ := runCommand("analyze", "--nodes", "2000", rec); took.ReplaceAllString(again, "\n") != took.ReplaceAllString(text, "\n") {
 		t.Errorf("analyze --nodes gave\n%s\nthen\n%s", text, again)
+	}
+}
+
+// TestImportDB loads pgn4/testdata/blunder.pgn4 into an SQLite file with a
+// key file, refuses a file whose game is not over (loading nothing), exports
+// the database in PGN4 (the same moves come back), then starts `chaturaji
+// serve` on the file with that key: the game is listed, finished, with the
+// PGN4's players as its seats' names; its events end in its result; its
+// record is signed with the key serve prints; and its replay page is served.
+func TestImportDB(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "server.key")
+	keygen(t, bin, key)
+	db := "sqlite:" + filepath.Join(dir, "games.db")
+	game := filepath.Join("..", "..", "pgn4", "testdata", "blunder.pgn4")
+
+	status, out, stderr := runCommand("import", "--db", db, "--key-file", key, game)
+	m := regexp.MustCompile(`^game 1: ([a-z2-7]{16}) /replay/([a-z2-7]{16})\n$`).FindStringSubmatch(out)
+	if status != 0 || m == nil || m[1] != m[2] || stderr != "imported 1 games into "+db+"\n" {
+		t.Fatalf("import --db: status %d, stdout %q, stderr %q", status, out, stderr)
+	}
+	id := m[1]
+	status, out, stderr = runCommand("import", "--db", db, "--key-file", key, filepath.Join("..", "..", "pgn4", "testdata", "promotion.pgn4"))
+	if status != 2 || out != "" || !strings.Contains(stderr, "game 1: the game is not over") {
+		t.Errorf("import --db of an unfinished game: status %d, stdout %q, stderr %q", status, out, stderr)
+	}
+	for _, args := range [][]string{{"--db", db, "--out", "x"}, {"--key-file", key}} {
+		if status, _, _ := runCommand(append(append([]string{"import"}, args...), game)...); status != 2 {
+			t.Errorf("import %q: status %d, want 2", args, status)
+		}
+	}
+	status, pg, stderr := runCommand("export", "--db", db, "--key-file", key, "--format", "pgn4")
+	if status != 0 || !strings.Contains(stderr, "exported 1 games") {
+		t.Fatalf("export --format pgn4: status %d, stderr %q", status, stderr)
+	}
+	if !strings.Contains(pg, "3. f5-f6 .. e10-f10 .. j10-j9 .. Nh6xKg4\n4. R .. T") || !strings.Contains(pg, `[Red "ann"]`) {
+		t.Errorf("export --format pgn4 of the imported game:\n%s", pg)
+	}
+
+	addr := freeAddr(t)
+	srv := startBinary(t, bin, addr, db, "--key-file", key)
+	base := "http://" + addr
+	resp, err := http.Get(base + "/api/games?status=finished")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(list), `"`+id+`"`) {
+		t.Errorf("GET /api/games does not list %s: %s", id, list)
+	}
+	st := getState(t, base, id)
+	var names []string
+	for _, s := range st.Seats {
+		names = append(names, s.Name)
+	}
+	if st.Status != "finished" || st.Rules != "chesscom-chaturaji" || !slices.Equal(names, []string{"ann", "bob", "cy", "di"}) {
+		t.Errorf("game %s: %s, %s, names %q; want finished chesscom-chaturaji of ann, bob, cy, di", id, st.Status, st.Rules, names)
+	}
+	evs := getEvents(t, base, id)
+	var end server.Event
+	if err := json.Unmarshal(evs[len(evs)-1], &end); err != nil || end.Kind != server.KindEnd || end.Result != "0,0,0,9" {
+		t.Errorf("the last of %d events: %s; want the end, 0,0,0,9", len(evs), evs[len(evs)-1])
+	}
+	resp, err = http.Get(base + "/api/games/" + id + "/record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	recs, err := record.ParseString(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := record.ParsePublicKey(srv.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := recs[0].CheckSignature(pub); err != nil || len(recs[0].Turns) != 14 {
+		t.Errorf("the record served: %v, %d turns, want 14 signed with serve's key %s:\n%s", err, len(recs[0].Turns), srv.key, text)
+	}
+	resp, err = http.Get(base + "/replay/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /replay/%s: %s", id, resp.Status)
 	}
 }
