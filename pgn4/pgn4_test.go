@@ -93,6 +93,15 @@ var handGames = []struct {
 		names: [4]string{"ann", "bob", "cy", "di"}, date: "2018.11.28",
 	},
 	{
+		// Red leaves its king to Green's knight in round 3 and Green takes
+		// it (3 points); Blue resigns, Yellow runs out of time: Green is the
+		// last live army and scores 3 for each king still standing (Blue's,
+		// Yellow's): 3 + 6. The game whose review marks Red's blunder
+		// (cmd/chaturaji, web).
+		file: "blunder.pgn4", moves: 14, result: "0,0,0,9", end: rules.LastAlive,
+		names: [4]string{"ann", "bob", "cy", "di"},
+	},
+	{
 		// Red's d-pawn walks to d8 and becomes a sailboat, which Yellow's
 		// king takes at once (5 points); the game goes on.
 		file: "promotion.pgn4", moves: 24, result: "*", end: rules.NotOver,

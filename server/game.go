@@ -418,12 +418,30 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 	if !l.owned.Load() {
 		return errNotOwner // lost to another node: its game is not to be touched
 	}
+	now := stamp()
+	e, err := l.actionEvent(seat, a, by, now)
+	if err != nil {
+		return err
+	}
+	err = l.commit(l.advance([]*Event{e}, now))
+	if err == nil {
+		l.srv.metrics.actions.Inc()
+		if by == ByPlayer {
+			l.moved[seatIndex(l.pr, seat)] = true
+		}
+	}
+	return err
+}
+
+// actionEvent plays a legal action for the seat that decides, made by
+// by (ByPlayer, ByBot, ByAuto, ByTimeout) at now, and returns its event:
+// what it did and the game after it. Nothing is saved.
+func (l *live) actionEvent(seat rules.Seat, a rules.Action, by string, now time.Time) (*Event, error) {
 	before := l.game.Position()
 	if err := l.game.Play(a); err != nil {
-		return Errorf(EINVALID, "%v", err)
+		return nil, Errorf(EINVALID, "%v", err)
 	}
 	fx := before.Effect(a) // legal, Play says
-	now := stamp()
 	e := &Event{Kind: KindAction, At: now, Seat: seat.String(), Action: a.Format(l.pr), By: by}
 	l.charge(e, seatIndex(l.pr, seat), now)
 	switch by {
@@ -434,14 +452,7 @@ func (l *live) play(seat rules.Seat, a rules.Action, by string) error {
 	}
 	e.effect(l.pr, fx)
 	l.describe(e, now)
-	err := l.commit(l.advance([]*Event{e}, now))
-	if err == nil {
-		l.srv.metrics.actions.Inc()
-		if by == ByPlayer {
-			l.moved[seatIndex(l.pr, seat)] = true
-		}
-	}
-	return err
+	return e, nil
 }
 
 // commit numbers events, saves them in one transaction and only then

@@ -3,13 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	iofs "io/fs"
 	"os"
 
-	"github.com/chaturaji/chaturaji/keyfile"
 	"github.com/chaturaji/chaturaji/pgn4"
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
@@ -129,16 +126,9 @@ func runExport(e *env, args []string) error {
 			return fmt.Errorf("no database at %s (chaturaji serve --db %s makes it): %w", path, *dsn, err)
 		}
 	}
-	// The key file, if there is one: a given one must be there.
-	var keys *keyfile.Keys
-	if flagGiven(fs, "key-file") {
-		if keys, err = givenKeys(*keyPath); err != nil {
-			return err
-		}
-	} else if keys, err = keyfile.Load(defaultKeyFile(*dsn)); errors.Is(err, iofs.ErrNotExist) {
-		keys = nil
-	} else if err != nil {
-		return fmt.Errorf("key file: %w", err)
+	keys, err := existingKeys(fs, *keyPath, *dsn)
+	if err != nil {
+		return err
 	}
 	ctx := context.Background()
 	st, err := store.Open(ctx, *dsn)

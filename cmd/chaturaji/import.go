@@ -1,23 +1,28 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/chaturaji/chaturaji/pgn4"
 	"github.com/chaturaji/chaturaji/record"
+	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/store"
 )
 
 var importCommand = &command{
 	name:    "import",
-	summary: "read chess.com's PGN4 games of Chaturaji, check them, and write their records",
+	summary: "read chess.com's PGN4 games of Chaturaji, check them, and write their records or load them into a database",
 	help:    importHelp,
 	run:     runImport,
 }
 
 const importHelp = `usage: chaturaji import [--dir DIR | --out FILE] FILE.pgn4
+       chaturaji import --db DATABASE [--key-file FILE] FILE.pgn4
 
 Import reads the games of FILE.pgn4 (- for standard input; at most 64 MiB),
 written in chess.com's four-player notation, PGN4, for its Chaturaji: the
@@ -39,6 +44,24 @@ Flags:
 	             (made if need be): game-1.txt, game-2.txt, ... in the
 	             order of FILE; existing files are not overwritten
 
+	--db DATABASE  load the games into a server's database instead, as
+	             serve takes it (sqlite:PATH, a bare PATH, or
+	             postgres://...): each a finished game, as if played there by
+	             people at an untimed, unrated table, the players' names as
+	             the seats' names, no accounts; its events those the server
+	             would have saved, its record kept (docs/pgn4.md). It prints
+	             each game's id and the path of its replay, /replay/ID.
+	--key-file FILE  with --db, the server's key file, as serve takes it
+	             (default chaturaji.key beside the SQLite database, if it is
+	             there): the records are signed with its key, as serve signs
+	             its games', and the seeds sealed with its seed key; without
+	             one they are not, and serve signs and seals them when it
+	             starts with one
+
+With --db every game of FILE must be over (a game chess.com ended by a
+claim is not) and of the start position; otherwise nothing is loaded and
+the exit status is 2.
+
 It says on standard error how many games it imported.
 `
 
@@ -46,6 +69,8 @@ func runImport(e *env, args []string) error {
 	fs := newFlagSet("import")
 	out := fs.String("out", "-", "")
 	dir := fs.String("dir", "", "")
+	dsn := fs.String("db", "", "")
+	keyPath := fs.String("key-file", "", "")
 	if err := parseFlags(e, fs, importHelp, args); err != nil {
 		return err
 	}
@@ -54,6 +79,10 @@ func runImport(e *env, args []string) error {
 		return usageError("want one PGN4 file, got %d arguments", fs.NArg())
 	case *dir != "" && flagGiven(fs, "out"):
 		return usageError("give --out FILE or --dir DIR, not both")
+	case flagGiven(fs, "db") && (*dir != "" || flagGiven(fs, "out")):
+		return usageError("--db loads the games into a database: give no --out or --dir with it")
+	case flagGiven(fs, "key-file") && !flagGiven(fs, "db"):
+		return usageError("--key-file only with --db")
 	}
 	path := fs.Arg(0)
 	games, err := readPGN4(path)
@@ -65,6 +94,9 @@ func runImport(e *env, args []string) error {
 		if recs[i], err = g.Record(); err != nil {
 			return invalid(fmt.Errorf("%s: %w", path, err))
 		}
+	}
+	if flagGiven(fs, "db") {
+		return importDB(e, fs, *dsn, *keyPath, path, recs)
 	}
 	if *dir != "" {
 		if err := writeRecordDir(*dir, recs); err != nil {
@@ -85,6 +117,55 @@ func runImport(e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "imported %d games\n", len(recs))
+	return nil
+}
+
+// importDB loads the games of recs, read from path, into the database
+// dsn as finished games (server.Server.Import), after checking that every
+// one is over and starts at the start position, so that a file with a
+// game the server would refuse loads none.
+func importDB(e *env, fs *flag.FlagSet, dsn, keyPath, path string, recs []*record.Record) error {
+	for i, r := range recs {
+		g, err := r.Replay()
+		if err != nil {
+			return invalid(fmt.Errorf("%s: game %d: %w", path, i+1, err))
+		}
+		if !g.Finished() {
+			return invalid(fmt.Errorf("%s: game %d: the game is not over (a claim, which PGN4 does not show?): only finished games are loaded into a database; nothing was loaded", path, i+1))
+		}
+		if !g.Start().Equal(g.Preset().StartPosition()) {
+			return invalid(fmt.Errorf("%s: game %d: it starts from a position of its own (StartFen4), and the server's games start from the start position; nothing was loaded", path, i+1))
+		}
+	}
+	keys, err := existingKeys(fs, keyPath, dsn)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var cfg server.Config
+	if keys != nil {
+		st = store.Sealed(st, store.NewSeedKey(keys.Seed))
+		cfg.SigningKey = keys.Signing
+	}
+	srv := server.New(cfg, st, nil) // never started: it only stores the games
+	for i, r := range recs {
+		id, err := srv.Import(ctx, r)
+		if err != nil {
+			err = fmt.Errorf("%s: game %d: %w (games 1 to %d are loaded)", path, i+1, err, i)
+			var se *server.Error
+			if errors.As(err, &se) && se.Code == server.EINVALID {
+				return invalid(err)
+			}
+			return err
+		}
+		fmt.Fprintf(e.stdout, "game %d: %s /replay/%s\n", i+1, id, id)
+	}
+	fmt.Fprintf(e.stderr, "imported %d games into %s\n", len(recs), dsn)
 	return nil
 }
 

@@ -131,6 +131,24 @@ func runKeygen(e *env, args []string) error {
 	return nil
 }
 
+// existingKeys returns the server's key file for a command that reads or
+// writes its database beside it (export, import): the one --key-file
+// (keyPath) names, which must be there, else the default one beside
+// database dsn if it is there, else nil.
+func existingKeys(flags *flag.FlagSet, keyPath, dsn string) (*keyfile.Keys, error) {
+	if flagGiven(flags, "key-file") {
+		return givenKeys(keyPath)
+	}
+	keys, err := keyfile.Load(defaultKeyFile(dsn))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("key file: %w", err)
+	}
+	return keys, nil
+}
+
 // flagGiven reports whether the named flag was set on the command line.
 func flagGiven(fs *flag.FlagSet, name string) bool {
 	given := false

@@ -67,6 +67,12 @@ type Site struct {
 // relying party for passkeys, it is "localhost" at the proxy's port
 // (Site.Local).
 func NewSite(dir string, cfg server.Config) (*Site, error) {
+	return NewSiteWith(dir, cfg, web.Options{AnalyzeTime: time.Second})
+}
+
+// NewSiteWith is NewSite with the web client's options: a smaller budget
+// for its reviews, say.
+func NewSiteWith(dir string, cfg server.Config, opts web.Options) (*Site, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -87,7 +93,7 @@ func NewSite(dir string, cfg server.Config) (*Site, error) {
 		st.Close()
 		return nil, err
 	}
-	hs := httptest.NewServer(web.Mount(srv, web.Options{AnalyzeTime: time.Second}))
+	hs := httptest.NewServer(web.Mount(srv, opts))
 	px := proxyOn(ln, hs.Listener.Addr().String())
 	return &Site{API: API{Base: hs.URL}, URL: "http://" + px.Addr(), Local: local, Server: srv, Store: st, Proxy: px, http: hs}, nil
 }
