@@ -120,12 +120,28 @@ func waitSeqAfter(t *testing.T, p *webtest.Page, n int) {
 // frozen or out (the bots took its kings).
 const turnOrLost = `(` + myTurn + `) || document.body.dataset.status === 'finished' || (document.querySelectorAll('#seats .seat.you').length > 0 && document.querySelectorAll('#seats .seat.you:not(.frozen)').length === 0)`
 
+// passOnly holds when the page's decision is a pass and nothing else: in a
+// game without auto_pass, a roll of a piece that cannot move.
+const passOnly = `document.querySelector('svg.board.can-act') && document.querySelectorAll('#board rect.movable').length === 0 && !!document.querySelector('#act-pass')`
+
 // awaitTurn waits until the page may move and reports true, or reports
-// false if its game can no longer give it a turn.
+// false if its game can no longer give it a turn. A turn whose one
+// decision is a pass (a game without auto_pass) is passed from the page,
+// and the wait goes on for the next.
 func awaitTurn(t *testing.T, p *webtest.Page) bool {
 	t.Helper()
-	must(t, p.Wait(turnOrLost, 15*time.Second))
-	return eval[bool](t, p, "!!("+myTurn+")")
+	for {
+		must(t, p.Wait(turnOrLost+" || ("+passOnly+")", 15*time.Second))
+		if eval[bool](t, p, "!!("+myTurn+")") {
+			return true
+		}
+		if !eval[bool](t, p, "!!("+passOnly+")") {
+			return false
+		}
+		before := seq(t, p)
+		must(t, p.ClickElement("#act-pass"))
+		waitSeqAfter(t, p, before)
+	}
 }
 
 // southsTurn creates game g, South a person's and the other seats its

@@ -11,6 +11,7 @@ import (
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/review"
 	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/web"
 	"github.com/chaturaji/chaturaji/web/webtest"
 )
 
@@ -45,7 +46,7 @@ func playBlunder(t *testing.T, site *webtest.Site) (id string, blunder int) {
 		must(t, err)
 		pts, err := review.Decisions(recs[0], true)
 		must(t, err)
-		d, err := review.Judge(context.Background(), strong.(ai.Analyzer), pts[k], ai.Budget{Nodes: 20000})
+		d, err := review.Judge(context.Background(), strong.(ai.Analyzer), pts[k], ai.Budget{Nodes: reviewNodes})
 		must(t, err)
 		if d.Loss >= review.BlunderLoss+blunderMargin {
 			return id, k
@@ -58,6 +59,10 @@ func playBlunder(t *testing.T, site *webtest.Site) (id string, blunder int) {
 // blunderMargin is how far above BlunderLoss the test's own judgement of
 // the blunder must be.
 const blunderMargin = 2
+
+// reviewNodes is the budget of each of the review's searches, the test's
+// and the server's.
+const reviewNodes = 5000
 
 // playGame plays one game as playBlunder describes; blunder is the seq of
 // the blunder's event, 0 if no seat could miss a king capture.
@@ -117,7 +122,15 @@ func playGame(t *testing.T, site *webtest.Site, rng *rand.Rand) (id string, blun
 // review: the move list marks that action a blunder (??), and the chart
 // of the expected scores has a line per seat and a dot at the blunder.
 func TestReviewMarksBlunder(t *testing.T) {
-	site := newSite(t)
+	parallel(t)
+	// The review's searches are cut at reviewNodes, or at AnalyzeTime if
+	// that comes first: nodes few enough to be searched well within the
+	// time on a loaded machine under the race detector, so that the
+	// server's review judges as the test does and not by how busy the
+	// machine is.
+	site, err := webtest.NewSiteWith(t.TempDir(), webtest.Config(), web.Options{ReviewNodes: reviewNodes})
+	must(t, err)
+	t.Cleanup(site.Close)
 	id, k := playBlunder(t, site)
 	evs, err := site.Events(id)
 	must(t, err)
