@@ -49,10 +49,18 @@ func TestUtility(t *testing.T) {
 func abs(x float64) float64 { return max(x, -x) }
 
 func TestUtilityDoesNotAllocate(t *testing.T) {
-	ev := newEvaluator(rules.Chaturaji, DefaultWeights)
-	p := rules.MustParsePosition(rules.Chaturaji, "2yP2gE1gB/yHyP2gPgPgPgP/yE1yP4gH/1yP6/yK3yB1rPrK/1bP3rBrP1/bP1bP3rPrE/bBbHbEbK2rP1 b 3 3,5,0,1 2")
-	if n := testing.AllocsPerRun(100, func() { ev.utility(p) }); n != 0 {
-		t.Errorf("utility allocates %v times", n)
+	for _, tc := range []struct {
+		pr  *rules.Preset
+		pos string
+	}{
+		{rules.Chaturaji, "2yP2gE1gB/yHyP2gPgPgPgP/yE1yP4gH/1yP6/yK3yB1rPrK/1bP3rBrP1/bP1bP3rPrE/bBbHbEbK2rP1 b 3 3,5,0,1 2"},
+		{rules.ChesscomChaturaji, "8/8/4gK3/1yK6/8/5rK2/1yHbH5/bK7 b - 0,0,0,0 0 dead=g"}, // a dead army, kings in reach
+	} {
+		ev := newEvaluator(tc.pr, DefaultWeights)
+		p := rules.MustParsePosition(tc.pr, tc.pos)
+		if n := testing.AllocsPerRun(100, func() { ev.utility(p) }); n != 0 {
+			t.Errorf("%s: utility allocates %v times", tc.pr.Name, n)
+		}
 	}
 }
 

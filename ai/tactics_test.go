@@ -15,6 +15,9 @@ var tactics = []struct {
 	rules string // the preset; empty for chaturaji
 	pos   string
 	want  string
+	// greedy: the best action scores the most points at once, so the
+	// greedy player must find it too.
+	greedy bool
 }{
 	{
 		// The horse on c3 reaches West's king on b5 and West's elephant on
@@ -121,6 +124,29 @@ var tactics = []struct {
 		pos:   "gK7/8/8/8/8/8/8/bE3bK2gE b - 0,0 0",
 		want:  "a1a8",
 	},
+	{
+		// chesscom-chaturaji §6.12: South's knight leaping from c2 to d4
+		// attacks the kings of West (b5), North (e6) and East (f3), none of
+		// them attacked before: three kings attacked anew score 5. Taking
+		// West's knight on b2 with the king scores 3; no other move scores,
+		// and after d4 no enemy piece reaches the knight or South's king.
+		name:   "a knight's triple check for 5 points over a knight for 3",
+		rules:  "chesscom-chaturaji",
+		pos:    "8/8/4gK3/1yK6/8/5rK2/1yHbH5/bK7 b - 0,0,0,0 0",
+		want:   "c2d4",
+		greedy: true,
+	},
+	{
+		// chesscom-chaturaji §6.12: the same knight on d4 attacks West's
+		// king on b5 and East's on f3 (North's, on h8, is out of its
+		// reach): two kings attacked anew score 1. No other move of the
+		// knight or the king attacks two kings, and none captures.
+		name:   "a knight's double check is the one move that scores",
+		rules:  "chesscom-chaturaji",
+		pos:    "7gK/8/8/1yK6/8/5rK2/2bH5/bK7 b - 0,0,0,0 0",
+		want:   "c2d4",
+		greedy: true,
+	},
 }
 
 // families are the search players every tactic is put to, with a node
@@ -133,11 +159,15 @@ var families = []struct {
 	{"paranoid", 20000},
 	{"mcts", 3000},
 	{"strong", 20000},
+	{"greedy", 0}, // only the tactics marked greedy
 }
 
 func TestTactics(t *testing.T) {
 	for _, f := range families {
 		for _, tc := range tactics {
+			if f.spec == "greedy" && !tc.greedy {
+				continue
+			}
 			t.Run(f.spec+"/"+tc.name, func(t *testing.T) {
 				pr := rules.Chaturaji
 				if tc.rules != "" {
@@ -163,6 +193,9 @@ func TestTactics(t *testing.T) {
 					t.Fatal(err)
 				}
 				if got != want {
+					if _, ok := pl.(ai.Analyzer); !ok {
+						t.Fatalf("%s chose %v, want %v", f.spec, got, want)
+					}
 					an, _ := pl.(ai.Analyzer).Analyze(context.Background(), p, ai.Budget{Nodes: f.nodes})
 					t.Errorf("%s chose %v, want %v (analysis: best %v, line %v, expected %.1f)", f.spec, got, want, an.Best, an.Line, an.Expected)
 				}
