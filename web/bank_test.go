@@ -79,7 +79,9 @@ func TestBankFromTheForm(t *testing.T) {
 	var used *int64
 	var bank int64
 	for _, e := range evs {
-		if e.Kind == server.KindAction && e.Seat == "South" && e.UsedMS != nil {
+		// South's move, not a pass the server made for it earlier
+		// (auto_pass), which takes no time and earns no increment.
+		if e.Kind == server.KindAction && e.Seat == "South" && e.By == server.ByPlayer && e.UsedMS != nil {
 			used, bank = e.UsedMS, e.Banks[0]
 			break
 		}
