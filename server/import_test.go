@@ -117,9 +117,24 @@ func TestImportAsPlayed(t *testing.T) {
 // hand that ends in a resignation and a timeout, after Green took Red's
 // king: the resignation is the player's, the timeout the server's, the end
 // event ranks Green first with 9 points (3 for Red's king, 3 for each of
-// the two left standing), and the seats carry the PGN4's players.
+// the two left standing), and the seats carry the PGN4's players; in an
+// SQLite file and in a PostgreSQL schema.
 func TestImportChesscom(t *testing.T) {
-	ts := newTestServer(t, testConfig(), nil)
+	for _, db := range []struct {
+		name string
+		open func(t *testing.T) database
+	}{{"sqlite", sqliteDatabase}, {"postgres", postgresDatabase}} {
+		t.Run(db.name, func(t *testing.T) {
+			st, err := store.Open(context.Background(), db.open(t).dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			importChesscom(t, newTestServer(t, testConfig(), st))
+		})
+	}
+}
+
+func importChesscom(t *testing.T, ts *testServer) {
 	rec := chesscomRecord(t)
 	id, err := ts.srv.Import(context.Background(), rec)
 	if err != nil {
