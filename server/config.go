@@ -166,7 +166,9 @@ type Config struct {
 	ResponseTimeout time.Duration // from the headers to the answer's end
 	IdleTimeout     time.Duration // between two requests of a connection
 
-	// PingInterval is how often a WebSocket is pinged (default 20s);
+	// PingInterval is the longest a WebSocket goes without a ping (default
+	// 20s; each wait is drawn between half of it and it, so that
+	// connections opened together do not ping together);
 	// WriteTimeout bounds one write to a client (default 10s).
 	PingInterval time.Duration
 	WriteTimeout time.Duration // the longest one write to a client may take

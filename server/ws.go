@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
@@ -446,11 +447,17 @@ func (c *wsConn) handle(ctx context.Context, data []byte) {
 	c.srv.metrics.latency.Observe(time.Since(start).Seconds())
 }
 
-// ping keeps the connection alive and notices a dead peer: a ping every
-// Config.PingInterval, answered within the next, or the connection is
-// cancelled. No goroutine waits between two pings (a timer's runs each),
-// so that an idle connection costs one stack less. It returns the
-// function that stops the pings.
+// ping keeps the connection alive and notices a dead peer: a ping at
+// least every Config.PingInterval, answered within the next, or the
+// connection is cancelled. No goroutine waits between two pings (a
+// timer's runs each), so that an idle connection costs one stack less. It
+// returns the function that stops the pings.
+//
+// Each wait is drawn between half the interval and the whole
+// (pingWait): connections opened together, as after a restart or at the
+// start of a load, would otherwise ping together every interval for as
+// long as they stay open, thousands of pings and pongs in a burst that
+// holds up the moves delivered in it.
 func (c *wsConn) ping(ctx context.Context, cancel context.CancelFunc) (stop func() bool) {
 	interval := c.srv.cfg.PingInterval
 	var t *time.Timer
@@ -463,11 +470,21 @@ func (c *wsConn) ping(ctx context.Context, cancel context.CancelFunc) (stop func
 			return
 		}
 		if ctx.Err() == nil {
-			t.Reset(interval)
+			t.Reset(pingWait(interval))
 		}
 	})
-	t.Reset(interval)
+	t.Reset(pingWait(interval))
 	return t.Stop
+}
+
+// pingWait is a wait before a ping of a connection pinged every interval
+// at most: drawn at random from [interval/2, interval).
+func pingWait(interval time.Duration) time.Duration {
+	half := interval / 2
+	if half <= 0 {
+		return interval
+	}
+	return interval - half + rand.N(half)
 }
 
 // sendError tells the client why its message was refused; echo is the
