@@ -100,19 +100,7 @@ func TestExport(t *testing.T) {
 // exports every game: the others are written, the damaged ones named on
 // standard error and at the end of the file, and export succeeds.
 func TestExportDamaged(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "games.db")
-	dsn := "sqlite:" + path
-	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Config{BotTime: 10 * time.Millisecond, BotDelay: server.NoBotDelay, MinTime: time.Millisecond}, st, nil)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
+	dsn, url, stop := sqliteServer(t)
 	var ids []string
 	for _, body := range []string{
 		`{"seats": ["bot:random", "bot:greedy", "bot:random", "bot:random"]}`,
@@ -120,17 +108,14 @@ func TestExportDamaged(t *testing.T) {
 		`{"seats": ["bot:random", "bot:random", "bot:random", "human"]}`,
 		`{"seats": ["human", "bot:random", "bot:random", "bot:random"]}`,
 	} {
-		c := createFor(t, hs.URL, body)
-		waitFor(t, hs.URL, c.ID, func(s *server.State) bool {
+		c := createFor(t, url, body)
+		waitFor(t, url, c.ID, func(s *server.State) bool {
 			return s.Status == "finished" || s.Seq >= 2 && strings.Contains(body, "human")
 		})
 		ids = append(ids, c.ID)
 	}
-	if err := srv.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	db, err := sql.Open("sqlite", path)
+	stop()
+	db, err := sql.Open("sqlite", strings.TrimPrefix(dsn, "sqlite:"))
 	if err != nil {
 		t.Fatal(err)
 	}
