@@ -136,6 +136,9 @@ func TestImportChesscom(t *testing.T) {
 
 func importChesscom(t *testing.T, ts *testServer) {
 	rec := chesscomRecord(t)
+	if err := ts.srv.CheckImport(rec); err != nil {
+		t.Fatalf("CheckImport of a game Import takes: %v", err)
+	}
 	id, err := ts.srv.Import(context.Background(), rec)
 	if err != nil {
 		t.Fatal(err)
@@ -212,10 +215,14 @@ func TestImportRefused(t *testing.T) {
 		{"an illegal move", illegal, "record"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			checked := ts.srv.CheckImport(c.rec)
 			_, err := ts.srv.Import(context.Background(), c.rec)
 			var se *server.Error
 			if !errors.As(err, &se) || se.Code != server.EINVALID || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("import: %v; want EINVALID with %q", err, c.want)
+			}
+			if checked == nil || checked.Error() != err.Error() {
+				t.Errorf("CheckImport: %v; want Import's refusal, %v", checked, err)
 			}
 			games, err := ts.store.Games(context.Background(), store.Filter{})
 			if err != nil || len(games) != 0 {

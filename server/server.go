@@ -489,18 +489,7 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 	if id == "" {
 		id = newID()
 	}
-	info := &store.Game{
-		ID:       id,
-		Rules:    pr.Name,
-		Seed:     seed[:],
-		SeedHash: seed.Commitment(),
-		Start:    pr.StartPosition().String(),
-		Settings: set,
-		Status:   store.Live,
-		Created:  now,
-		Updated:  now,
-		Rated:    o.table.Rated,
-	}
+	info := newGameRow(id, pr, seed, set, o.table.Rated, now)
 	c := &Created{ID: info.ID, Rules: info.Rules, SeedHash: info.SeedHash, Table: o.table}
 	for i, player := range o.players {
 		seat := store.Seat{Player: player}
@@ -541,6 +530,24 @@ func (s *Server) open(ctx context.Context, o *opening, client string) (*Created,
 	s.log.Info("game created", "game", info.ID, "rules", info.Rules, "seats", o.players)
 	l.call(ctx, func() {}) // the loop has saved the start and the first roll
 	return c, nil
+}
+
+// newGameRow is a new game as the store keeps it, without its seats: live
+// and created at now, of pr from its start position, with seed and its
+// commitment and the settings set.
+func newGameRow(id string, pr *rules.Preset, seed rules.Seed, set []byte, rated bool, now time.Time) *store.Game {
+	return &store.Game{
+		ID:       id,
+		Rules:    pr.Name,
+		Seed:     seed[:],
+		SeedHash: seed.Commitment(),
+		Start:    pr.StartPosition().String(),
+		Settings: set,
+		Status:   store.Live,
+		Created:  now,
+		Updated:  now,
+		Rated:    rated,
+	}
 }
 
 // sweep forgets the clients of the request budgets that have been idle

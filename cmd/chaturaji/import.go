@@ -121,22 +121,10 @@ func runImport(e *env, args []string) error {
 }
 
 // importDB loads the games of recs, read from path, into the database
-// dsn as finished games (server.Server.Import), after checking that every
-// one is over and starts at the start position, so that a file with a
-// game the server would refuse loads none.
+// dsn as finished games (server.Server.Import), after checking that the
+// server takes every one (server.Server.CheckImport), so that a file with
+// a game the server would refuse loads none.
 func importDB(e *env, fs *flag.FlagSet, dsn, keyPath, path string, recs []*record.Record) error {
-	for i, r := range recs {
-		g, err := r.Replay()
-		if err != nil {
-			return invalid(fmt.Errorf("%s: game %d: %w", path, i+1, err))
-		}
-		if !g.Finished() {
-			return invalid(fmt.Errorf("%s: game %d: the game is not over (a claim, which PGN4 does not show?): only finished games are loaded into a database; nothing was loaded", path, i+1))
-		}
-		if !g.Start().Equal(g.Preset().StartPosition()) {
-			return invalid(fmt.Errorf("%s: game %d: it starts from a position of its own (StartFen4), and the server's games start from the start position; nothing was loaded", path, i+1))
-		}
-	}
 	keys, err := existingKeys(fs, keyPath, dsn)
 	if err != nil {
 		return err
@@ -153,6 +141,13 @@ func importDB(e *env, fs *flag.FlagSet, dsn, keyPath, path string, recs []*recor
 		cfg.SigningKey = keys.Signing
 	}
 	srv := server.New(cfg, st, nil) // never started: it only stores the games
+	for i, r := range recs {
+		if err := srv.CheckImport(r); server.ErrorCode(err) == server.EINVALID {
+			return invalid(fmt.Errorf("%s: game %d: %s; nothing was loaded", path, i+1, server.ErrorMessage(err)))
+		} else if err != nil {
+			return fmt.Errorf("%s: game %d: %w; nothing was loaded", path, i+1, err)
+		}
+	}
 	for i, r := range recs {
 		id, err := srv.Import(ctx, r)
 		if err != nil {

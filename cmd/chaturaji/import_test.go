@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -182,13 +180,7 @@ func TestImportDB(t *testing.T) {
 	addr := freeAddr(t)
 	srv := startBinary(t, bin, addr, db, "--key-file", key)
 	base := "http://" + addr
-	resp, err := http.Get(base + "/api/games?status=finished")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if !strings.Contains(string(list), `"`+id+`"`) {
+	if list := getText(t, base+"/api/games?status=finished"); !strings.Contains(list, `"`+id+`"`) {
 		t.Errorf("GET /api/games does not list %s: %s", id, list)
 	}
 	st := getState(t, base, id)
@@ -204,13 +196,8 @@ func TestImportDB(t *testing.T) {
 	if err := json.Unmarshal(evs[len(evs)-1], &end); err != nil || end.Kind != server.KindEnd || end.Result != "0,0,0,9" {
 		t.Errorf("the last of %d events: %s; want the end, 0,0,0,9", len(evs), evs[len(evs)-1])
 	}
-	resp, err = http.Get(base + "/api/games/" + id + "/record")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	recs, err := record.ParseString(string(text))
+	text := getText(t, base+"/api/games/"+id+"/record")
+	recs, err := record.ParseString(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,12 +208,5 @@ func TestImportDB(t *testing.T) {
 	if err := recs[0].CheckSignature(pub); err != nil || len(recs[0].Turns) != 14 {
 		t.Errorf("the record served: %v, %d turns, want 14 signed with serve's key %s:\n%s", err, len(recs[0].Turns), srv.key, text)
 	}
-	resp, err = http.Get(base + "/replay/" + id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("GET /replay/%s: %s", id, resp.Status)
-	}
+	getText(t, base+"/replay/"+id) // fails the test unless 200
 }
