@@ -17,9 +17,7 @@ import (
 type memoryPeak struct {
 	base       string // the server's base URL
 	rss, goMem int64
-	heap       int64 // the peak of the Go heap's objects, live or not yet swept
-	commits    int64
-	commitSum  float64
+	heap       int64              // the peak of the Go heap's objects, live or not yet swept
 	cpu0, cpu  float64            // the process's CPU seconds, at the first and the last scrape
 	scraped    bool               // it answered at least once
 	last       time.Time          // when it last answered
@@ -50,8 +48,6 @@ func (m *memoryPeak) scrape(ctx context.Context, lt *loadTest) {
 	m.rss = max(m.rss, int64(fig["process_resident_memory_bytes"]))
 	m.goMem = max(m.goMem, int64(fig["go_memory_classes_total_bytes"]))
 	m.heap = max(m.heap, int64(fig["go_memory_classes_heap_objects_bytes"]))
-	m.commits = int64(fig["chaturaji_store_append_seconds_count"])
-	m.commitSum = fig["chaturaji_store_append_seconds_sum"]
 	m.cpu = fig["process_cpu_seconds_total"]
 	if !m.scraped {
 		m.cpu0 = m.cpu
@@ -108,8 +104,9 @@ func (m *memoryPeak) within(name string) string {
 // line is the figures as a report shows them: memory, then CPU over d.
 func (m *memoryPeak) line(d time.Duration) (memory, cpu string) {
 	memory = fmt.Sprintf("peak RSS %s, Go memory %s", fmtMiB(m.rss), fmtMiB(m.goMem))
-	if m.commits > 0 {
-		memory += fmt.Sprintf("; commits %d, mean %s", m.commits, fmtMS(time.Duration(m.commitSum*float64(time.Second)/float64(m.commits))))
+	if commits := m.fig["chaturaji_store_append_seconds_count"]; commits > 0 {
+		mean := m.fig["chaturaji_store_append_seconds_sum"] / commits
+		memory += fmt.Sprintf("; commits %.0f, mean %s", commits, fmtMS(time.Duration(mean*float64(time.Second))))
 	}
 	used := m.cpu - m.cpu0
 	if d <= 0 {
