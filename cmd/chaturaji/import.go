@@ -58,9 +58,9 @@ Flags:
 	             one they are not, and serve signs and seals them when it
 	             starts with one
 
-With --db every game of FILE must be over (a game chess.com ended by a
-claim is not) and of the start position; otherwise nothing is loaded and
-the exit status is 2.
+With --db every game of FILE must be one the server takes: over (a game
+chess.com ended by a claim is not), from the start position, with names
+the server allows; otherwise nothing is loaded and the exit status is 2.
 
 It says on standard error how many games it imported.
 `
