@@ -179,19 +179,36 @@ func TestEverySeatsClock(t *testing.T) {
 }
 
 // TestAnalysisBar turns on the bar of expected final scores: one segment a
-// seat, each with its number, redrawn as the game goes on.
+// seat, each with its number, redrawn as the game goes on. The page is
+// drawn again and again meanwhile (as presence changes and events do), more
+// often than an analysis takes: the position is still asked about once.
 func TestAnalysisBar(t *testing.T) {
 	site := newSite(t)
 	c, err := site.Create(server.NewGame{Seats: []string{"human", "bot:greedy", "bot:greedy", "bot:greedy"}})
 	must(t, err)
 	p := newPage(t, 1280, 900, false)
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
-	must(t, p.Wait(`document.body.dataset.seq`, 10*time.Second))
+	must(t, p.Wait(`document.querySelectorAll('#board rect.movable').length > 0`, 10*time.Second))
 	if !eval[bool](t, p, `document.querySelector('#evalbar').hidden`) {
 		t.Errorf("the bar shows before it is asked for")
 	}
+	// Count the page's requests for an analysis, and draw the page every
+	// 200 ms by changing the side the board is seen from.
+	eval[bool](t, p, `(() => {
+		window.analyses = 0;
+		const f = window.fetch;
+		window.fetch = (url, opts) => { if (String(url).includes('/web/analyze')) window.analyses++; return f(url, opts); };
+		const sel = document.querySelector('#view-select');
+		let i = 0;
+		window.redraw = setInterval(() => { sel.value = ++i % 2 ? 'South' : 'auto'; sel.dispatchEvent(new Event('change')); }, 200);
+		return true;
+	})()`)
 	must(t, p.ClickElement("#analysis-toggle"))
 	must(t, p.Wait(`document.querySelectorAll('#evalbar .eval-seg').length === 4`, 15*time.Second))
+	eval[bool](t, p, `(clearInterval(window.redraw), true)`)
+	if n := eval[int](t, p, `window.analyses`); n != 1 {
+		t.Errorf("%d requests for the analysis of one position, want 1", n)
+	}
 	vals := eval[[]string](t, p, `[...document.querySelectorAll('#evalbar .eval-seg span')].map(e => e.textContent)`)
 	for _, v := range vals {
 		if !regexp.MustCompile(`^-?\d+\.\d$`).MatchString(v) {

@@ -207,6 +207,7 @@ const describeJS = `(() => {
 		'actions: ' + [...document.querySelectorAll('#move-select option, #actions button')].map((e) => e.textContent + (e.disabled ? '(disabled)' : '')).join(' '),
 		'buttons: ' + [...document.querySelectorAll('button')].filter((b) => b.offsetParent).map((b) => b.textContent.trim() + (b.disabled ? '(disabled)' : '')).join(' | '),
 		'chooser: ' + [...document.querySelectorAll('.chooser')].map((c) => (c.hidden ? 'hidden ' : 'shown ') + c.textContent).join(' '),
+		'analysis: ' + (() => { const e = document.querySelector('#evalbar'); return e ? (e.hidden ? 'hidden ' : 'shown ') + e.className + ' ' + text('#evalbar') : 'none'; })(),
 	].join('\n');
 })()`
 

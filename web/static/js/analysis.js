@@ -35,6 +35,8 @@ export class Analysis {
     /** @type {AbortController|null} */
     this.inflight = null;
     this.pos = '';
+    /** asking is the position whose analysis is on its way, if any. */
+    this.asking = '';
     /** @type {Map<string, Result>} */
     this.cache = new Map();
   }
@@ -71,12 +73,30 @@ export class Analysis {
   }
 
   /**
-   * update draws the bar for a position, if the bar is on.
+   * update draws the bar for a position, if the bar is on. The page draws
+   * itself often (each event, each change of a seat's presence) with the
+   * same position: while that position's analysis is on its way, asking
+   * again would cancel it and start over, so that a page drawn more often
+   * than an analysis takes would never show one.
    * @param {string} pos
    */
   async update(pos) {
     this.pos = pos;
-    if (!this.on) return;
+    if (!this.on || this.asking === pos) return;
+    this.asking = pos;
+    try {
+      await this.fetchAndDraw(pos);
+    } finally {
+      if (this.asking === pos) this.asking = '';
+    }
+  }
+
+  /**
+   * fetchAndDraw analyses pos, after it has stayed a moment, and draws it
+   * if it is still the position shown.
+   * @param {string} pos
+   */
+  async fetchAndDraw(pos) {
     if (!this.cache.has(pos)) {
       this.host.classList.add('thinking');
       await sleep(settleMS);
@@ -91,7 +111,7 @@ export class Analysis {
         } catch (e) {
           if (!(e instanceof ApiError && e.code === 'ETOOMANY' && tries < retries)) throw e;
           await sleep(1000 * (tries + 1));
-          if (this.pos !== pos || !this.on) return;
+          if (this.pos !== pos) return;
         }
       }
     } catch (e) {
