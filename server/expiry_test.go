@@ -1,12 +1,14 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/store"
 )
 
 // TestExpiry creates a table of four humans that nobody comes to, with the
@@ -108,6 +110,53 @@ func TestExpiryWithinQuotas(t *testing.T) {
 	}
 	const bots = `{"seats": ["bot:random", "bot:random", "bot:random", "bot:random"], "bot_delay_ms": 3600000}`
 	wantStatus(t, ts, "127.0.0.3", bots, http.StatusServiceUnavailable, "the server has 3 live games without a human seat, its limit")
+}
+
+// slowLastSeat is a store whose update of a game's last seat (East) takes
+// a while, as on a loaded database: the moment a game has become one of
+// bots alone but its last seat is not yet stored lasts that long.
+type slowLastSeat struct {
+	store.Store
+	delay time.Duration
+}
+
+func (s slowLastSeat) UpdateSeat(ctx context.Context, id string, i int, seat store.Seat) error {
+	if i == 3 {
+		time.Sleep(s.delay)
+	}
+	return s.Store.UpdateSeat(ctx, id, i, seat)
+}
+
+// TestExpiryCountsOnce lets two tables of one client expire, and while
+// bots are still being given their last seats, two tables of another:
+// a game being given to bots counts once against the server's limit of
+// games of bots alone, not once as being given and once as given, so the
+// second client's first table is taken over and its second aborted.
+func TestExpiryCountsOnce(t *testing.T) {
+	cfg := testConfig()
+	cfg.Expiry = 300 * time.Millisecond
+	cfg.MaxGrace = time.Hour
+	cfg.MaxBotGamesPerClient, cfg.MaxBotGames = 2, 3
+	cfg.MaxBotDelay = time.Hour
+	ts := newTestServer(t, cfg, slowLastSeat{openStore(t, ""), 3 * time.Second})
+	const table = `{"seats": ["human", "human", "human", "human"], "abandon_ms": 3600000, "takeover": "random", "bot_delay_ms": 3600000}`
+	first := []string{createFrom(t, ts, "127.0.0.1", table).ID, createFrom(t, ts, "127.0.0.1", table).ID}
+	// Wait for the first client's games to be of bots alone, their last
+	// seats still being stored.
+	for _, id := range first {
+		ts.waitState(id, 10*time.Second, func(s *server.State) bool { return s.Seats[3].Player != server.Human })
+	}
+	second := []string{createFrom(t, ts, "127.0.0.2", table).ID, createFrom(t, ts, "127.0.0.2", table).ID}
+	alone := 0
+	for _, id := range second {
+		st := ts.waitState(id, 20*time.Second, func(s *server.State) bool { return s.Status != "live" || s.Seats[0].Player != server.Human })
+		if st.Status == "live" {
+			alone++
+		}
+	}
+	if alone != 1 {
+		t.Errorf("the second client has %d games of bots alone after expiry, want 1: the server's limit is %d and the first client has 2", alone, cfg.MaxBotGames)
+	}
 }
 
 // TestTakeoverBound checks the server's bound on the bot a table names to

@@ -53,6 +53,9 @@ type live struct {
 	// For the quotas of games (admit).
 	creator   string      // creatorKey of the client that created the game; "" if unknown
 	botsAlone atomic.Bool // bots hold every seat (see botsAlone), as of the last snapshot
+	// becomingAlone: bots are being given the last human seats, admitted
+	// by admitAlone; the game counts as one of bots alone meanwhile.
+	becomingAlone atomic.Bool
 
 	// Owned by the loop.
 	info       *store.Game // the table; its seats change when a bot takes one

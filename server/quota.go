@@ -59,7 +59,9 @@ func (s *Server) counts(creator string, except *live) (mine, mineBots, allBots i
 		if l == except || l.state.Load().Status != string(store.Live) {
 			continue
 		}
-		alone := l.botsAlone.Load()
+		// A game being given to bots counts once, as one of bots alone,
+		// before and after its snapshot says so.
+		alone := l.botsAlone.Load() || l.becomingAlone.Load()
 		if alone {
 			allBots++
 		}
@@ -104,7 +106,7 @@ func (s *Server) admit(creator string, bots bool) (release func(), err error) {
 			return nil, err
 		}
 	}
-	return s.reserve(creator, false, bots), nil
+	return s.reserve(creator, bots), nil
 }
 
 // admitAlone reserves room for live game l, which has a human seat, to
@@ -122,21 +124,24 @@ func (s *Server) admitAlone(l *live) (release func(), err error) {
 	if err := s.roomForBots(mineBots, allBots); err != nil {
 		return nil, err
 	}
-	return s.reserve(l.creator, true, true), nil
+	l.becomingAlone.Store(true)
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		l.becomingAlone.Store(false)
+	}, nil
 }
 
 // reserve counts a game being created by creator (or, live, one becoming
 // a game of bots alone) until the returned release is called. The caller
 // holds s.mu.
-func (s *Server) reserve(creator string, live, bots bool) (release func()) {
+func (s *Server) reserve(creator string, bots bool) (release func()) {
 	if s.pending.by == nil {
 		s.pending.by, s.pending.botsBy = make(map[string]int), make(map[string]int)
 	}
 	count := func(d int) {
-		if !live { // a live game counts among the creator's already
-			if s.pending.by[creator] += d; s.pending.by[creator] <= 0 {
-				delete(s.pending.by, creator)
-			}
+		if s.pending.by[creator] += d; s.pending.by[creator] <= 0 {
+			delete(s.pending.by, creator)
 		}
 		if bots {
 			s.pending.bots += d
