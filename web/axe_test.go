@@ -103,38 +103,40 @@ func TestAccessibility(t *testing.T) {
 			w, h   int64
 			mobile bool
 		}{{1366, 800, false}, {390, 844, true}} {
-			p := newPage(t, size.w, size.h, size.mobile)
-			must(t, p.ColorScheme(scheme))
 			where := fmt.Sprintf("%s, %dx%d", scheme, size.w, size.h)
-			report := func(page string) {
-				t.Helper()
-				if bad := axeCheck(t, p); len(bad) > 0 {
-					t.Errorf("%s (%s): %d accessibility violations:\n%s", page, where, len(bad), strings.Join(bad, "\n"))
+			t.Run(where, func(t *testing.T) {
+				p := newPage(t, size.w, size.h, size.mobile)
+				must(t, p.ColorScheme(scheme))
+				report := func(page string) {
+					t.Helper()
+					if bad := axeCheck(t, p); len(bad) > 0 {
+						t.Errorf("%s (%s): %d accessibility violations:\n%s", page, where, len(bad), strings.Join(bad, "\n"))
+					}
 				}
-			}
 
-			must(t, p.Go(site.URL+"/"))
-			must(t, p.Wait(`document.querySelector('#recent-games li.game-item') && document.querySelector('#seat-West')`, 10*time.Second))
-			report("home")
+				must(t, p.Go(site.URL+"/"))
+				must(t, p.Wait(`document.querySelector('#recent-games li.game-item') && document.querySelector('#seat-West')`, 10*time.Second))
+				report("home")
 
-			// A live game at the player's turn, a piece picked.
-			southsTurn(t, site, p, server.NewGame{Seats: []string{"human", "bot:greedy", "bot:greedy", "bot:greedy"}, Names: []string{"Ann"}, TurnMS: 600000})
-			from := eval[string](t, p, `document.querySelector('#board rect.movable').dataset.square`)
-			must(t, p.ClickSquare(from))
-			must(t, p.Wait(`document.querySelector('#board circle.dest')`, 5*time.Second))
-			report("game")
+				// A live game at the player's turn, a piece picked.
+				southsTurn(t, site, p, server.NewGame{Seats: []string{"human", "bot:greedy", "bot:greedy", "bot:greedy"}, Names: []string{"Ann"}, TurnMS: 600000})
+				from := eval[string](t, p, `document.querySelector('#board rect.movable').dataset.square`)
+				must(t, p.ClickSquare(from))
+				must(t, p.Wait(`document.querySelector('#board circle.dest')`, 5*time.Second))
+				report("game")
 
-			must(t, p.Go(site.URL+"/game/"+done.ID))
-			must(t, p.Wait(`document.querySelector('#over:not([hidden]) .ranking')`, 10*time.Second))
-			report("game over")
+				must(t, p.Go(site.URL+"/game/"+done.ID))
+				must(t, p.Wait(`document.querySelector('#over:not([hidden]) .ranking')`, 10*time.Second))
+				report("game over")
 
-			must(t, p.Go(site.URL+"/replay/"+done.ID))
-			must(t, p.Wait(`document.body.dataset.step && document.querySelectorAll('#score-chart .score-line').length === 4`, 10*time.Second))
-			report("replay")
+				must(t, p.Go(site.URL+"/replay/"+done.ID))
+				must(t, p.Wait(`document.body.dataset.step && document.querySelectorAll('#score-chart .score-line').length === 4`, 10*time.Second))
+				report("replay")
 
-			must(t, p.Go(site.URL+"/rules/chaturaji"))
-			must(t, p.Wait(`document.querySelector('#rules-text h2') && document.querySelector('#start-board g.piece')`, 10*time.Second))
-			report("rules")
+				must(t, p.Go(site.URL+"/rules/chaturaji"))
+				must(t, p.Wait(`document.querySelector('#rules-text h2') && document.querySelector('#start-board g.piece')`, 10*time.Second))
+				report("rules")
+			})
 		}
 	}
 }

@@ -358,41 +358,43 @@ func TestSeatsAccessible(t *testing.T) {
 			w, h   int64
 			mobile bool
 		}{{1366, 800, false}, {390, 844, true}} {
-			site := newSite(t)
-			host, friend := newPage(t, size.w, size.h, size.mobile), newPage(t, size.w, size.h, size.mobile)
-			must(t, host.ColorScheme(scheme))
-			must(t, friend.ColorScheme(scheme))
 			where := fmt.Sprintf("%s, %dx%d", scheme, size.w, size.h)
-			report := func(p *webtest.Page, page string) {
-				t.Helper()
-				if bad := axeCheck(t, p); len(bad) > 0 {
-					t.Errorf("%s (%s): %d accessibility violations:\n%s", page, where, len(bad), strings.Join(bad, "\n"))
+			t.Run(where, func(t *testing.T) {
+				site := newSite(t)
+				host, friend := newPage(t, size.w, size.h, size.mobile), newPage(t, size.w, size.h, size.mobile)
+				must(t, host.ColorScheme(scheme))
+				must(t, friend.ColorScheme(scheme))
+				report := func(p *webtest.Page, page string) {
+					t.Helper()
+					if bad := axeCheck(t, p); len(bad) > 0 {
+						t.Errorf("%s (%s): %d accessibility violations:\n%s", page, where, len(bad), strings.Join(bad, "\n"))
+					}
 				}
-			}
-			// The home page's creation, read before the game opens.
-			must(t, host.Go(site.URL+"/"))
-			must(t, host.Wait(`document.querySelector('#seat-East')`, 5*time.Second))
-			eval[bool](t, host, `(() => { const s = document.querySelector('#seat-West'); s.value = 'human'; s.dispatchEvent(new Event('change')); return true; })()`)
-			must(t, host.ClickElement("#create"))
-			must(t, host.Wait(`document.querySelector('#invite-West')`, 5*time.Second))
-			report(host, "home, a game created")
-			link := eval[string](t, host, `document.querySelector('#invite-West').value`)
-			must(t, host.ClickElement("#open-game"))
-			must(t, host.Wait(`document.body.dataset.seq && document.querySelector('#invite:not([hidden]) [data-invite="West"]') && document.querySelector('#abort')`, 10*time.Second))
-			report(host, "game, the invite panel")
-			must(t, host.ClickElement("#abort"))
-			must(t, host.Wait(`document.querySelector('dialog#confirm-abort[open]')`, 5*time.Second))
-			report(host, "game, the abort dialog")
-			must(t, host.Press("Escape"))
+				// The home page's creation, read before the game opens.
+				must(t, host.Go(site.URL+"/"))
+				must(t, host.Wait(`document.querySelector('#seat-East')`, 5*time.Second))
+				eval[bool](t, host, `(() => { const s = document.querySelector('#seat-West'); s.value = 'human'; s.dispatchEvent(new Event('change')); return true; })()`)
+				must(t, host.ClickElement("#create"))
+				must(t, host.Wait(`document.querySelector('#invite-West')`, 5*time.Second))
+				report(host, "home, a game created")
+				link := eval[string](t, host, `document.querySelector('#invite-West').value`)
+				must(t, host.ClickElement("#open-game"))
+				must(t, host.Wait(`document.body.dataset.seq && document.querySelector('#invite:not([hidden]) [data-invite="West"]') && document.querySelector('#abort')`, 10*time.Second))
+				report(host, "game, the invite panel")
+				must(t, host.ClickElement("#abort"))
+				must(t, host.Wait(`document.querySelector('dialog#confirm-abort[open]')`, 5*time.Second))
+				report(host, "game, the abort dialog")
+				must(t, host.Press("Escape"))
 
-			must(t, friend.Go(link))
-			youAre(t, friend, "West")
-			must(t, host.ClickElement("#abort"))
-			clickConfirm(t, host, "confirm-abort", true)
-			must(t, host.Wait(`document.querySelector('#over:not([hidden]) #rematch')`, 10*time.Second))
-			must(t, host.ClickElement("#rematch"))
-			must(t, friend.Wait(`document.querySelector('#over:not([hidden]) #rematch-accept')`, 10*time.Second))
-			report(friend, "game over, a rematch offered")
+				must(t, friend.Go(link))
+				youAre(t, friend, "West")
+				must(t, host.ClickElement("#abort"))
+				clickConfirm(t, host, "confirm-abort", true)
+				must(t, host.Wait(`document.querySelector('#over:not([hidden]) #rematch')`, 10*time.Second))
+				must(t, host.ClickElement("#rematch"))
+				must(t, friend.Wait(`document.querySelector('#over:not([hidden]) #rematch-accept')`, 10*time.Second))
+				report(friend, "game over, a rematch offered")
+			})
 		}
 	}
 }
