@@ -12,6 +12,14 @@ import (
 	"github.com/chaturaji/chaturaji/web/webtest"
 )
 
+// browserOff names the variable that leaves the browser tests out of a
+// run: scripts/test.sh runs them once, without the race detector, where
+// the time goes to Chromium, and the package's other tests once more under
+// the race detector, which would only slow the browser tests' server
+// without finding anything their run did not (the server's own tests run
+// under it).
+const browserOff = "CHATURAJI_NO_BROWSER"
+
 // The one browser of the test binary, started by the first test that needs
 // it and stopped by TestMain.
 var (
@@ -60,6 +68,9 @@ func newSite(t *testing.T) *webtest.Site {
 // throws an error.
 func newPage(t *testing.T, width, height int64, mobile bool) *webtest.Page {
 	t.Helper()
+	if os.Getenv(browserOff) == "1" {
+		t.Skipf("%s=1: the browser tests are left out of this run (scripts/test.sh runs them in its run without the race detector)", browserOff)
+	}
 	parallel(t)
 	browserOnce.Do(func() { browser, browserErr = webtest.NewBrowser() })
 	if browserErr != nil {
