@@ -5,7 +5,7 @@
 // played one itself; the newest at the bottom. The replay viewer makes the
 // actions buttons that jump to a step.
 
-import { h, replace } from './dom.js';
+import { h } from './dom.js';
 import { armyBadge } from './pieces.js';
 import { parseExtra } from './position.js';
 import { Names, marks, moveText } from './effects.js';
@@ -76,6 +76,8 @@ export class MoveList {
     this.words = new Names(preset);
     /** @type {Map<number, MoveMark>} */
     this.marks = new Map();
+    /** @type {{key: string, el: HTMLElement}[]} the lines drawn, with what each shows */
+    this.lines = [];
   }
 
   /**
@@ -88,24 +90,26 @@ export class MoveList {
   render(turns, current = -1, marks = new Map()) {
     this.marks = marks;
     let n = 0; // turns numbered as the record numbers its turn groups: notes aside
-    const items = turns.map((t) => {
-      if (t.note) {
-        return h('li', { class: 'move-line note' },
-          this.onPick
-            ? h('button', { type: 'button', class: ['move-act', t.step === current && 'current'], onclick: () => this.onPick && this.onPick(t.step) }, t.note)
-            : h('span', { class: 'move-act' }, t.note));
-      }
-      const acts = t.actions.length ? t.actions : [];
-      n++;
-      return h('li', { class: 'move-line', 'data-turn': n },
-        h('span', { class: 'move-no' }, String(n)),
-        armyBadge(t.seat, 16),
-        h('span', { class: 'sr-only' }, this.names[t.seat] || t.seat),
-        h('span', { class: 'move-roll', title: 'roll' }, t.roll && t.roll !== '-' ? t.roll : ''),
-        h('span', { class: 'move-acts' }, ...acts.map((a) => this.action(a, current))));
+    /** @type {{key: string, el: HTMLElement}[]} */
+    const lines = turns.map((t, i) => {
+      if (!t.note) n++;
+      // A line is drawn again only when what it shows changed: a page
+      // drawn at each event of a long game would otherwise build every
+      // line of it again and again.
+      const key = this.key(t, n, current, marks);
+      const had = this.lines[i];
+      return had && had.key === key ? had : { key, el: this.line(t, n, current) };
     });
     const atEnd = this.host.scrollHeight - this.host.scrollTop - this.host.clientHeight < 40;
-    replace(this.host, ...items);
+    lines.forEach((l, i) => {
+      const at = this.host.children[i];
+      if (at !== l.el) {
+        if (at) this.host.replaceChild(l.el, at);
+        else this.host.appendChild(l.el);
+      }
+    });
+    while (this.host.children.length > lines.length) this.host.lastChild?.remove();
+    this.lines = lines;
     if (this.onPick) {
       // Scroll the list alone to the current step: scrollIntoView would
       // scroll the page too, and take the board out of view.
@@ -118,6 +122,44 @@ export class MoveList {
     } else if (atEnd || current === -1) {
       this.host.scrollTop = this.host.scrollHeight;
     }
+  }
+
+  /**
+   * key sums up what a line shows: it is drawn again when that changes.
+   * @param {TurnLine} t
+   * @param {number} n the line's number
+   * @param {number} current
+   * @param {Map<number, MoveMark>} marks
+   * @returns {string}
+   */
+  key(t, n, current, marks) {
+    const acts = t.actions.map((a) => {
+      const m = marks.get(a.step);
+      return `${a.step}:${a.text}:${a.decider || ''}:${a.step === current ? 'c' : ''}:${m ? `${m.cls}:${m.title}` : ''}:${a.event ? 'e' : ''}`;
+    });
+    return `${n}|${t.step}|${t.note || ''}|${t.step === current ? 'c' : ''}|${t.seat}|${t.roll}|${acts.join(',')}`;
+  }
+
+  /**
+   * line makes the list item of one line.
+   * @param {TurnLine} t
+   * @param {number} n the line's number
+   * @param {number} current
+   * @returns {HTMLElement}
+   */
+  line(t, n, current) {
+    if (t.note) {
+      return h('li', { class: 'move-line note' },
+        this.onPick
+          ? h('button', { type: 'button', class: ['move-act', t.step === current && 'current'], onclick: () => this.onPick && this.onPick(t.step) }, t.note)
+          : h('span', { class: 'move-act' }, t.note));
+    }
+    return h('li', { class: 'move-line', 'data-turn': n },
+      h('span', { class: 'move-no' }, String(n)),
+      armyBadge(t.seat, 16),
+      h('span', { class: 'sr-only' }, this.names[t.seat] || t.seat),
+      h('span', { class: 'move-roll', title: 'roll' }, t.roll && t.roll !== '-' ? t.roll : ''),
+      h('span', { class: 'move-acts' }, ...t.actions.map((a) => this.action(a, current))));
   }
 
   /**
