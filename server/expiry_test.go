@@ -51,6 +51,23 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
+// quotaExpiryConfig is a server where tables nobody comes to expire after
+// 300 ms, and where few games of bots alone may be live: two a client,
+// three in all.
+func quotaExpiryConfig() server.Config {
+	cfg := testConfig()
+	cfg.Expiry = 300 * time.Millisecond
+	cfg.MaxGrace = time.Hour
+	cfg.MaxBotGamesPerClient, cfg.MaxBotGames = 2, 3
+	// The bots hold every game taken over live: an hour per action.
+	cfg.MaxBotDelay = time.Hour
+	return cfg
+}
+
+// unattended is a table of four humans whose bots, once they take it
+// over, play an action an hour.
+const unattended = `{"seats": ["human", "human", "human", "human"], "abandon_ms": 3600000, "takeover": "random", "bot_delay_ms": 3600000}`
+
 // TestExpiryWithinQuotas creates tables of four humans that nobody comes
 // to, from two client addresses, more than the limits on games of bots
 // alone allow: as they expire, bots take the seats of as many as the
@@ -59,17 +76,11 @@ func TestExpiry(t *testing.T) {
 // counts past the limits; the limits then refuse new games of bots alone
 // as they would without the expired ones.
 func TestExpiryWithinQuotas(t *testing.T) {
-	cfg := testConfig()
-	cfg.Expiry = 300 * time.Millisecond
-	cfg.MaxGrace = time.Hour
-	cfg.MaxBotGamesPerClient, cfg.MaxBotGames = 2, 3
-	// The bots hold every game taken over live: an hour per action.
-	cfg.MaxBotDelay = time.Hour
+	cfg := quotaExpiryConfig()
 	ts := newTestServer(t, cfg, nil)
-	const table = `{"seats": ["human", "human", "human", "human"], "abandon_ms": 3600000, "takeover": "random", "bot_delay_ms": 3600000}`
 	creators := map[string]string{} // game id to its creator's address
 	for _, ip := range []string{"127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.2"} {
-		creators[createFrom(t, ts, ip, table).ID] = ip
+		creators[createFrom(t, ts, ip, unattended).ID] = ip
 	}
 
 	alone := map[string]int{} // games of bots alone, by creator
@@ -112,17 +123,17 @@ func TestExpiryWithinQuotas(t *testing.T) {
 	wantStatus(t, ts, "127.0.0.3", bots, http.StatusServiceUnavailable, "the server has 3 live games without a human seat, its limit")
 }
 
-// slowLastSeat is a store whose update of a game's last seat (East) takes
-// a while, as on a loaded database: the moment a game has become one of
-// bots alone but its last seat is not yet stored lasts that long.
-type slowLastSeat struct {
+// heldLastSeat is a store that stores a game's last seat (East) only once
+// the test lets it (closes release): until then the game has become one
+// of bots alone but its last seat is not yet stored.
+type heldLastSeat struct {
 	store.Store
-	delay time.Duration
+	release chan struct{}
 }
 
-func (s slowLastSeat) UpdateSeat(ctx context.Context, id string, i int, seat store.Seat) error {
+func (s heldLastSeat) UpdateSeat(ctx context.Context, id string, i int, seat store.Seat) error {
 	if i == 3 {
-		time.Sleep(s.delay)
+		<-s.release
 	}
 	return s.Store.UpdateSeat(ctx, id, i, seat)
 }
@@ -133,20 +144,17 @@ func (s slowLastSeat) UpdateSeat(ctx context.Context, id string, i int, seat sto
 // games of bots alone, not once as being given and once as given, so the
 // second client's first table is taken over and its second aborted.
 func TestExpiryCountsOnce(t *testing.T) {
-	cfg := testConfig()
-	cfg.Expiry = 300 * time.Millisecond
-	cfg.MaxGrace = time.Hour
-	cfg.MaxBotGamesPerClient, cfg.MaxBotGames = 2, 3
-	cfg.MaxBotDelay = time.Hour
-	ts := newTestServer(t, cfg, slowLastSeat{openStore(t, ""), 3 * time.Second})
-	const table = `{"seats": ["human", "human", "human", "human"], "abandon_ms": 3600000, "takeover": "random", "bot_delay_ms": 3600000}`
-	first := []string{createFrom(t, ts, "127.0.0.1", table).ID, createFrom(t, ts, "127.0.0.1", table).ID}
+	cfg := quotaExpiryConfig()
+	held := heldLastSeat{openStore(t, ""), make(chan struct{})}
+	ts := newTestServer(t, cfg, held)
+	t.Cleanup(func() { close(held.release) }) // before the server stops
+	first := []string{createFrom(t, ts, "127.0.0.1", unattended).ID, createFrom(t, ts, "127.0.0.1", unattended).ID}
 	// Wait for the first client's games to be of bots alone, their last
-	// seats still being stored.
+	// seats held before the store.
 	for _, id := range first {
 		ts.waitState(id, 10*time.Second, func(s *server.State) bool { return s.Seats[3].Player != server.Human })
 	}
-	second := []string{createFrom(t, ts, "127.0.0.2", table).ID, createFrom(t, ts, "127.0.0.2", table).ID}
+	second := []string{createFrom(t, ts, "127.0.0.2", unattended).ID, createFrom(t, ts, "127.0.0.2", unattended).ID}
 	alone := 0
 	for _, id := range second {
 		st := ts.waitState(id, 20*time.Second, func(s *server.State) bool { return s.Status != "live" || s.Seats[0].Player != server.Human })

@@ -125,16 +125,11 @@ func (s *Server) admitAlone(l *live) (release func(), err error) {
 		return nil, err
 	}
 	l.becomingAlone.Store(true)
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		l.becomingAlone.Store(false)
-	}, nil
+	return func() { l.becomingAlone.Store(false) }, nil
 }
 
-// reserve counts a game being created by creator (or, live, one becoming
-// a game of bots alone) until the returned release is called. The caller
-// holds s.mu.
+// reserve counts a game being created by creator until the returned
+// release is called. The caller holds s.mu.
 func (s *Server) reserve(creator string, bots bool) (release func()) {
 	if s.pending.by == nil {
 		s.pending.by, s.pending.botsBy = make(map[string]int), make(map[string]int)
