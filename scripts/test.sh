@@ -96,8 +96,8 @@ if [ "${CHATURAJI_RACE:-1}" = 0 ] || [ -z "$race_pkgs" ]; then
 else
 	# Package web's browser tests spend their time in Chromium, two thirds
 	# of it: they run here, without the race detector, which would make
-	# their in-process server several times slower (400 more CPU-seconds,
-	# a third of the suite's time on two cores) and find nothing that the
+	# their in-process server several times slower (410 more CPU-seconds,
+	# a fifth of the suite's CPU) and find nothing that the
 	# server's own tests under it do not. The package's other tests run
 	# again below, under the race detector (CHATURAJI_NO_BROWSER=1 leaves
 	# the browser tests out of that run).
@@ -105,9 +105,9 @@ else
 	step "go test, without the race detector, of the packages without concurrency and of package web's browser tests"
 	# -timeout: the browser tests, as many at once as there are cores,
 	# take minutes on a loaded machine; a hung test fails the run at 30
-	# minutes instead of holding it.
+	# minutes instead of holding it. Package web first, the longest, so
+	# that the others run beside it.
 	# shellcheck disable=SC2046
-	# Package web first, the longest, so that the others run beside it.
 	go test -count=1 -timeout 30m "$web_pkg" $(go list ./... | grep -v -x -F "$race_pkgs")
 	step "go test -race, of the packages with concurrency"
 	# shellcheck disable=SC2086
