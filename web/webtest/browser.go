@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -37,6 +39,9 @@ type Browser struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	dir    string
+
+	mu   sync.Mutex
+	free []*Page // tabs closed clean, which Tab opens again
 }
 
 // NewBrowser starts Chromium.
@@ -69,6 +74,19 @@ func NewBrowser() (*Browser, error) {
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("font-render-hinting", "none"),
 		chromedp.WindowSize(1280, 900),
+		// What a test needs none of: Chromium's services and background
+		// work (translation, hints, casting, phishing checks, reports),
+		// the back-forward cache, which keeps every page a tab leaves
+		// alive, and sound.
+		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,BackForwardCache"),
+		chromedp.Flag("disable-client-side-phishing-detection", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-breakpad", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("metrics-recording-only", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.Flag("password-store", "basic"),
 	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
@@ -98,9 +116,46 @@ func (b *Browser) Close() {
 // asks for reduced motion (prefers-reduced-motion), so that the game page
 // shows events as they come, without the animations' pauses, as a test
 // that plays whole games wants; Motion turns them on.
+//
+// A tab closed clean (see Page.Close) is opened again rather than a new
+// one: a new tab and its browser context cost Chromium more than a second
+// of CPU, most of a short test's.
 func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
+	b.mu.Lock()
+	var p *Page
+	if n := len(b.free); n > 0 {
+		p, b.free = b.free[n-1], b.free[:n-1]
+	}
+	b.mu.Unlock()
+	if p == nil {
+		p = b.open()
+	}
+	p.mu.Lock()
+	p.errors, p.console, p.closed = nil, nil, false
+	p.media = map[string]string{"prefers-reduced-motion": "reduce"}
+	p.mu.Unlock()
+	var vopts []chromedp.EmulateViewportOption
+	if mobile {
+		// A phone's screen is touched: the page sees pointer: coarse.
+		vopts = append(vopts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))
+	}
+	// Each call sets the whole viewport and touch emulation, so a tab
+	// opened again keeps nothing of its last size.
+	if err := chromedp.Do(p.Ctx, chromedp.EmulateViewport(width, height, vopts...)); err != nil {
+		p.cancel()
+		return nil, err
+	}
+	if err := p.emulateMedia(); err != nil {
+		p.cancel()
+		return nil, err
+	}
+	return p, nil
+}
+
+// open opens a new tab in a new browser context.
+func (b *Browser) open() *Page {
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
-	p := &Page{Ctx: ctx, cancel: cancel, media: map[string]string{"prefers-reduced-motion": "reduce"}}
+	p := &Page{Ctx: ctx, cancel: cancel, browser: b, origins: map[string]bool{}}
 	chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventExceptionThrown:
@@ -119,20 +174,7 @@ func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
 			}
 		}
 	})
-	var vopts []chromedp.EmulateViewportOption
-	if mobile {
-		// A phone's screen is touched: the page sees pointer: coarse.
-		vopts = append(vopts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, vopts...)); err != nil {
-		cancel()
-		return nil, err
-	}
-	if err := p.emulateMedia(); err != nil {
-		cancel()
-		return nil, err
-	}
-	return p, nil
+	return p
 }
 
 // Page is one tab.
@@ -140,15 +182,84 @@ type Page struct {
 	Ctx    context.Context // the tab's chromedp context; Close cancels it
 	cancel context.CancelFunc
 
+	browser *Browser
+
 	mu      sync.Mutex
 	cover   target.ID // the tab opened over this one by Hide, if any
 	errors  []string
 	console []string
 	media   map[string]string // the CSS media features emulated, by name
+	origins map[string]bool   // the origins Go went to, whose storage Close clears
+	// kept is set by what a tab keeps across pages and Close cannot
+	// undo (scripts run on new documents, a tab over it, permissions, an
+	// authenticator): such a tab is closed for good.
+	kept   bool
+	closed bool // by Close, until Tab opens it again
 }
 
-// Close closes the tab.
-func (p *Page) Close() { p.cancel() }
+// Close closes the tab. A tab that kept nothing Close cannot undo (see
+// Page.kept) is left on a blank page, its browser context's cookies, its
+// origins' storage and its history cleared, for Browser.Tab to open again;
+// if any of that fails, it is closed for good.
+func (p *Page) Close() {
+	p.mu.Lock()
+	closed := p.closed
+	p.closed = true
+	p.mu.Unlock()
+	if closed {
+		return
+	}
+	if !p.clear() {
+		p.cancel()
+		return
+	}
+	p.browser.mu.Lock()
+	p.browser.free = append(p.browser.free, p)
+	p.browser.mu.Unlock()
+}
+
+// clear readies a tab for another test, and says whether it could.
+func (p *Page) clear() bool {
+	p.mu.Lock()
+	kept := p.kept || p.browser == nil
+	origins := p.origins
+	p.origins = map[string]bool{}
+	p.mu.Unlock()
+	if kept {
+		return false
+	}
+	c := chromedp.FromContext(p.Ctx)
+	if c == nil || c.Browser == nil || c.Target == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(p.Ctx, 5*time.Second)
+	defer cancel()
+	if origin, err := chromedp.Run(ctx, chromedp.Evaluate[string]("location.origin")); err == nil && strings.HasPrefix(origin, "http") {
+		origins[origin] = true
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		return false
+	}
+	if _, err := cdp.Call(ctx, c.Target, page.ResetNavigationHistory, cdp.Empty{}); err != nil {
+		return false
+	}
+	if _, err := cdp.Call(ctx, c.Browser, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: c.BrowserContextID}); err != nil {
+		return false
+	}
+	for o := range origins {
+		if _, err := cdp.Call(ctx, c.Target, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: o, StorageTypes: "all"}); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// keep marks the tab as keeping something that Close cannot undo.
+func (p *Page) keep() {
+	p.mu.Lock()
+	p.kept = true
+	p.mu.Unlock()
+}
 
 // Errors returns the uncaught exceptions and console errors so far.
 func (p *Page) Errors() []string {
@@ -159,6 +270,11 @@ func (p *Page) Errors() []string {
 
 // Go navigates to a URL and waits for the page to load.
 func (p *Page) Go(url string) error {
+	if u, err := neturl.Parse(url); err == nil && u.Host != "" {
+		p.mu.Lock()
+		p.origins[u.Scheme+"://"+u.Host] = true
+		p.mu.Unlock()
+	}
 	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
 	defer cancel()
 	return chromedp.Do(ctx, chromedp.Navigate(url))
@@ -319,6 +435,7 @@ func (p *Page) Press(key string) error {
 // OnNewDocument runs a script in every document the tab loads from now
 // on, before the page's own scripts.
 func (p *Page) OnNewDocument(js string) error {
+	p.keep()
 	return chromedp.Do(p.Ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
 		return err
@@ -369,6 +486,7 @@ func (p *Page) emulateMedia() error {
 // becomes hidden (document.hidden, a visibilitychange event) and the
 // browser stops giving it animation frames. Show brings the page back.
 func (p *Page) Hide() error {
+	p.keep()
 	p.mu.Lock()
 	hidden := p.cover != ""
 	p.mu.Unlock()
@@ -415,6 +533,7 @@ func (p *Page) Show() error {
 // "notifications", as a person who clicks Allow does; the pages of the
 // tab's other origins still ask.
 func (p *Page) Allow(origin, permission string) error {
+	p.keep()
 	c := chromedp.FromContext(p.Ctx)
 	if c == nil || c.Browser == nil {
 		return errors.New("webtest: Allow: the tab is not open")

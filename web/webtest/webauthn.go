@@ -16,6 +16,7 @@ import (
 // get answer at once without a prompt. It stays with the tab across
 // navigations; it returns the authenticator's id.
 func (p *Page) Authenticator() (webauthn.AuthenticatorID, error) {
+	p.keep()
 	var id webauthn.AuthenticatorID
 	err := chromedp.Do(p.Ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, t, webauthn.Enable, webauthn.EnableParams{}); err != nil {
