@@ -109,7 +109,29 @@ else
 	# that the others run beside it.
 	# shellcheck disable=SC2046
 	go test -count=1 -timeout 30m "$web_pkg" $(go list ./... | grep -v -x -F "$race_pkgs")
-	step "go test -race, of the packages with concurrency"
+	step "go test -race, of the packages with concurrency; the command's scripts without it, beside them"
+	# The command's scripts (TestScripts: each command's output, errors
+	# and exit status, run as a user runs them) run without the race
+	# detector, at the same time as the race run, whose waits on leases
+	# and timeouts leave a core idle half the time: under the detector
+	# they take five times the wall time and three times the CPU, and the
+	# command's concurrent paths (serve, clusters, loadtest) are tested
+	# under it by the package's other tests. The server and the command
+	# go first: their tests, run one after another, are the longest.
+	scripts_log=$(mktemp)
+	go test -count=1 -timeout 30m -run '^TestScripts$' ./cmd/chaturaji >"$scripts_log" 2>&1 &
+	scripts_pid=$!
+	first=$(echo "$race_pkgs" | grep -E '/(server|cmd/chaturaji)$' || true)
+	rest=$(echo "$race_pkgs" | grep -v -x -F "$first" || true)
+	race_status=0
 	# shellcheck disable=SC2086
-	CHATURAJI_NO_BROWSER=1 go test -count=1 -race -timeout 30m $race_pkgs
+	CHATURAJI_NO_BROWSER=1 go test -count=1 -race -timeout 30m -skip '^TestScripts$' $first $rest || race_status=$?
+	scripts_status=0
+	wait "$scripts_pid" || scripts_status=$?
+	echo "the command's scripts, without the race detector:"
+	cat "$scripts_log"
+	rm -f "$scripts_log"
+	if [ "$race_status" != 0 ] || [ "$scripts_status" != 0 ]; then
+		exit 1
+	fi
 fi
