@@ -16,6 +16,7 @@ import (
 	"github.com/chaturaji/chaturaji/record"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/server"
+	"github.com/chaturaji/chaturaji/web/webtest"
 )
 
 // TestHomeLists creates a game for two friends on the home page: the
@@ -188,7 +189,9 @@ func TestAnalysisBar(t *testing.T) {
 	must(t, err)
 	p := newPage(t, 1280, 900, false)
 	must(t, p.Go(fmt.Sprintf("%s/game/%s#seat=South&token=%s", site.URL, c.ID, c.Seats[0].Token)))
-	must(t, p.Wait(`document.querySelectorAll('#board rect.movable').length > 0`, 10*time.Second))
+	if err := p.Wait(`document.querySelectorAll('#board rect.movable').length > 0`, 10*time.Second); err != nil {
+		t.Fatalf("%v\nthe game's events:\n%s", err, eventLines(t, site, c.ID))
+	}
 	if !eval[bool](t, p, `document.querySelector('#evalbar').hidden`) {
 		t.Errorf("the bar shows before it is asked for")
 	}
@@ -514,4 +517,19 @@ func TestScoreChart(t *testing.T) {
 	// The game-over panel shows it too.
 	must(t, p.Go(site.URL+"/game/"+st.ID))
 	must(t, p.Wait(`document.querySelectorAll('#over .score-chart .score-line').length === 4`, 10*time.Second))
+}
+
+// eventLines lists a game's events, one a line (its number, kind, seat,
+// roll or action, who made it and why), for the message of a failed test.
+func eventLines(t *testing.T, site *webtest.Site, id string) string {
+	t.Helper()
+	evs, err := site.Events(id)
+	if err != nil {
+		return "the events cannot be read: " + err.Error()
+	}
+	var b strings.Builder
+	for _, e := range evs {
+		fmt.Fprintf(&b, "%d %s %s %s%s %s %s %s\n", e.Seq, e.Kind, e.Seat, e.Roll, e.Action, e.By, e.Player, e.Reason)
+	}
+	return b.String()
 }
