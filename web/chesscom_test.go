@@ -116,8 +116,11 @@ func TestChesscomGame(t *testing.T) {
 
 	// South and West are this page's: South resigns at its turn, and its
 	// army is shown dead while West plays on; then West resigns too, and
-	// the page says the player is out while the bots play it out.
-	c, err := site.Create(server.NewGame{Rules: "chesscom-chaturaji", Seats: []string{"human", "human", "bot:greedy", "bot:greedy"}, HostSeats: []string{"South", "West"}})
+	// the page says the player is out while North, a person (the test,
+	// through the API), plays on. North's turn comes next and waits, so
+	// the page must say it then: with bots alone left, the game can end
+	// (a claim) before the page draws again.
+	c, err := site.Create(server.NewGame{Rules: "chesscom-chaturaji", Seats: []string{"human", "human", "human", "bot:greedy"}, HostSeats: []string{"South", "West", "North"}})
 	must(t, err)
 	// The rules page lists the preset and shows its rules.
 	must(t, p.Go(site.URL+"/rules/chesscom-chaturaji"))
@@ -163,10 +166,19 @@ func TestChesscomGame(t *testing.T) {
 		t.Errorf("South's army dead: %d accessibility violations:\n%s", len(bad), strings.Join(bad, "\n"))
 	}
 	resign("West", "now")
-	must(t, p.Wait(`document.body.dataset.status === 'finished'`, 60*time.Second))
-	if !eval[bool](t, p, `[...window.bannerTexts].some(s => s.includes('Your army is dead: you are out of this game'))`) {
-		t.Errorf("the banner never said the player's armies are dead: %v", eval[[]string](t, p, `[...window.bannerTexts]`))
+	if err := p.Wait(`document.querySelector('#turn').textContent.includes('Your army is dead: you are out of this game')`, 10*time.Second); err != nil {
+		t.Errorf("the banner does not say the player's armies are dead: %v\nit said: %v", err, eval[[]string](t, p, `[...window.bannerTexts]`))
 	}
+	// North resigns: East's army, the last alive, wins.
+	for st, err := site.State(c.ID); st == nil || st.ToAct != "North"; st, err = site.State(c.ID) {
+		must(t, err)
+		if st.Status != "live" {
+			t.Fatalf("the game is %s before North's turn", st.Status)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	must(t, site.Act(c.ID, c.Seats[2].Token, "resign"))
+	must(t, p.Wait(`document.body.dataset.status === 'finished'`, 60*time.Second))
 	if said := pg(`document.querySelector('#moves').textContent`); !strings.Contains(said, "resign") {
 		t.Errorf("the move list shows no resign: %q", said)
 	}
