@@ -127,9 +127,24 @@ func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
 		p, b.free = b.free[n-1], b.free[:n-1]
 	}
 	b.mu.Unlock()
-	if p == nil {
-		p = b.open()
+	if p != nil {
+		if err := p.ready(width, height, mobile); err == nil {
+			return p, nil
+		}
+		// The tab closed clean no longer answers (its renderer gone, say):
+		// a new one stands in for it.
 	}
+	p = b.open()
+	if err := p.ready(width, height, mobile); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ready sets a tab up for a test: its viewport, touch emulation and
+// emulated media, and empty lists of errors. It closes the tab if it
+// cannot.
+func (p *Page) ready(width, height int64, mobile bool) error {
 	p.mu.Lock()
 	p.errors, p.console, p.closed = nil, nil, false
 	p.media = map[string]string{"prefers-reduced-motion": "reduce"}
@@ -143,13 +158,13 @@ func (b *Browser) Tab(width, height int64, mobile bool) (*Page, error) {
 	// opened again keeps nothing of its last size.
 	if err := chromedp.Do(p.Ctx, chromedp.EmulateViewport(width, height, vopts...)); err != nil {
 		p.cancel()
-		return nil, err
+		return err
 	}
 	if err := p.emulateMedia(); err != nil {
 		p.cancel()
-		return nil, err
+		return err
 	}
-	return p, nil
+	return nil
 }
 
 // open opens a new tab in a new browser context.
