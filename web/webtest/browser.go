@@ -62,31 +62,25 @@ func NewBrowser() (*Browser, error) {
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
 		chromedp.UserDataDir(dir),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("font-render-hinting", "none"),
+		chromedp.Flag("password-store", "basic"),
 		chromedp.WindowSize(1280, 900),
 		// What a test needs none of: Chromium's services and background
 		// work (translation, hints, casting, phishing checks, reports),
 		// the back-forward cache, which keeps every page a tab leaves
 		// alive, and sound.
 		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,BackForwardCache"),
-		chromedp.Flag("disable-client-side-phishing-detection", true),
-		chromedp.Flag("disable-default-apps", true),
-		chromedp.Flag("disable-breakpad", true),
-		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("metrics-recording-only", true),
-		chromedp.Flag("no-pings", true),
-		chromedp.Flag("mute-audio", true),
-		chromedp.Flag("password-store", "basic"),
+	}
+	for _, name := range []string{
+		"disable-quic", "disable-background-networking", "disable-component-update",
+		"disable-sync", "disable-dev-shm-usage", "disable-extensions",
+		// Pages in the background (Hide) go on running their timers.
+		"disable-background-timer-throttling", "disable-renderer-backgrounding", "disable-backgrounding-occluded-windows",
+		"hide-scrollbars",
+		"disable-client-side-phishing-detection", "disable-default-apps", "disable-breakpad",
+		"disable-domain-reliability", "metrics-recording-only", "no-pings", "mute-audio",
+	} {
+		opts = append(opts, chromedp.Flag(name, true))
 	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
@@ -236,7 +230,7 @@ func (p *Page) Close() {
 // clear readies a tab for another test, and says whether it could.
 func (p *Page) clear() bool {
 	p.mu.Lock()
-	kept := p.kept || p.browser == nil
+	kept := p.kept
 	origins := p.origins
 	p.origins = map[string]bool{}
 	p.mu.Unlock()
