@@ -63,14 +63,21 @@ func newSite(t *testing.T) *webtest.Site {
 	return s
 }
 
+// skipWithoutBrowser skips a browser test in a run that leaves them out
+// (browserOff).
+func skipWithoutBrowser(t *testing.T) {
+	t.Helper()
+	if os.Getenv(browserOff) == "1" {
+		t.Skipf("%s=1: the browser tests are left out of this run (scripts/test.sh runs them in its run without the race detector)", browserOff)
+	}
+}
+
 // newPage opens a tab of the shared headless Chromium; the test fails if
 // Chromium is missing, with the command that installs it, and if the page
 // throws an error.
 func newPage(t *testing.T, width, height int64, mobile bool) *webtest.Page {
 	t.Helper()
-	if os.Getenv(browserOff) == "1" {
-		t.Skipf("%s=1: the browser tests are left out of this run (scripts/test.sh runs them in its run without the race detector)", browserOff)
-	}
+	skipWithoutBrowser(t)
 	parallel(t)
 	browserOnce.Do(func() { browser, browserErr = webtest.NewBrowser() })
 	if browserErr != nil {

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/chromedp/cdproto/target"
@@ -15,9 +14,7 @@ import (
 // last test (cookies, storage, history, size, emulated media); a tab that
 // ran scripts on new documents is not opened again.
 func TestTabsReusedClean(t *testing.T) {
-	if os.Getenv(browserOff) == "1" {
-		t.Skipf("%s=1: the browser tests are left out of this run", browserOff)
-	}
+	skipWithoutBrowser(t)
 	parallel(t)
 	b, err := webtest.NewBrowser()
 	if err != nil {
