@@ -21,7 +21,7 @@ func (s *Store) CreateAccount(ctx context.Context, a *store.Account, recovery []
 	if err != nil {
 		return fmt.Errorf("sqlite: create account: %w", err)
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO accounts (id, name, folded, password, password_changed, created)
 			VALUES (?, ?, ?, ?, ?, ?)`,
 			a.ID, a.Name, a.Folded, nullText(a.Password), nullMicros(a.PasswordChanged), micros(created))
@@ -97,7 +97,7 @@ func (s *Store) AccountNamed(ctx context.Context, folded string) (*store.Account
 
 // SetPassword replaces the account's password hash.
 func (s *Store) SetPassword(ctx context.Context, id, hash string, at time.Time) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE accounts SET password = ?, password_changed = ?
 			WHERE id = ? AND deleted IS NULL`, nullText(hash), micros(at), id)
 		return oneRow(res, err)
@@ -110,7 +110,7 @@ func (s *Store) SetPassword(ctx context.Context, id, hash string, at time.Time) 
 
 // UseRecoveryCode spends one of the account's recovery codes.
 func (s *Store) UseRecoveryCode(ctx context.Context, id string, hash []byte) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM recovery_codes WHERE account_id = ? AND hash = ?`, id, hash)
 		return oneRow(res, err)
 	})
@@ -122,7 +122,7 @@ func (s *Store) UseRecoveryCode(ctx context.Context, id string, hash []byte) err
 
 // SetRecoveryCodes replaces all of the account's recovery codes.
 func (s *Store) SetRecoveryCodes(ctx context.Context, id string, hashes [][]byte) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := live(ctx, tx, id); err != nil {
 			return err
 		}
@@ -157,7 +157,7 @@ func (s *Store) CreateSession(ctx context.Context, ses *store.Session) error {
 	if ses == nil || len(ses.TokenHash) == 0 {
 		return errors.New("sqlite: create session: no token hash given")
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := live(ctx, tx, ses.AccountID); err != nil {
 			return err
 		}
@@ -204,7 +204,7 @@ func (s *Store) Session(ctx context.Context, tokenHash []byte) (*store.Session, 
 
 // TouchSession notes a session used at seen, to end at expires.
 func (s *Store) TouchSession(ctx context.Context, tokenHash []byte, seen, expires time.Time) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET seen = max(seen, ?), expires = ? WHERE token_hash = ?`,
 			micros(seen), micros(expires), tokenHash)
 		return oneRow(res, err)
@@ -217,7 +217,7 @@ func (s *Store) TouchSession(ctx context.Context, tokenHash []byte, seen, expire
 
 // DeleteSession ends a session.
 func (s *Store) DeleteSession(ctx context.Context, tokenHash []byte) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
 		return err
 	})
@@ -230,7 +230,7 @@ func (s *Store) DeleteSession(ctx context.Context, tokenHash []byte) error {
 // DeleteSessions ends every session of the account but keep.
 func (s *Store) DeleteSessions(ctx context.Context, accountID string, keep []byte) (int, error) {
 	var n int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ? AND token_hash IS NOT ?`, accountID, blob(keep))
 		if err != nil {
 			return err
@@ -268,7 +268,7 @@ func (s *Store) Sessions(ctx context.Context, accountID string) ([]*store.Sessio
 
 // DeleteExpired removes the sessions and ceremonies expired before now.
 func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (sessions, ceremonies int, err error) {
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for _, q := range []struct {
 			table string
 			n     *int
@@ -297,7 +297,7 @@ func (s *Store) AddPasskey(ctx context.Context, p *store.Passkey) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: add passkey: %w", err)
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := live(ctx, tx, p.AccountID); err != nil {
 			return err
 		}
@@ -355,7 +355,7 @@ func (s *Store) Passkeys(ctx context.Context, accountID string) ([]*store.Passke
 
 // UpdatePasskey notes a sign-in with a passkey.
 func (s *Store) UpdatePasskey(ctx context.Context, p *store.Passkey) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE passkeys SET sign_count = ?, user_verified = ?, backup_eligible = ?,
 			backup_state = ?, last_used = ? WHERE account_id = ? AND id = ?`,
 			int64(p.SignCount), p.UserVerified, p.BackupEligible, p.BackupState, nullMicros(p.LastUsed), p.AccountID, p.ID)
@@ -370,7 +370,7 @@ func (s *Store) UpdatePasskey(ctx context.Context, p *store.Passkey) error {
 // DeletePasskey removes one of the account's passkeys, unless it is the
 // last way to sign in.
 func (s *Store) DeletePasskey(ctx context.Context, accountID string, id []byte) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var others int
 		var password sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT a.password, (SELECT count(*) FROM passkeys WHERE account_id = a.id AND id != ?)
@@ -398,7 +398,7 @@ func (s *Store) PutCeremony(ctx context.Context, c *store.Ceremony, limit int) e
 	if c == nil || c.ID == "" {
 		return errors.New("sqlite: put ceremony: no id given")
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM ceremonies WHERE expires <= ?`, micros(time.Now())); err != nil {
 			return err
 		}
@@ -433,7 +433,7 @@ func (s *Store) PutCeremony(ctx context.Context, c *store.Ceremony, limit int) e
 // expired one is removed too, and is ErrNotFound.
 func (s *Store) TakeCeremony(ctx context.Context, id string, now time.Time) (*store.Ceremony, error) {
 	var c store.Ceremony
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var (
 			account sql.NullString
 			data    string
@@ -458,7 +458,7 @@ func (s *Store) TakeCeremony(ctx context.Context, id string, now time.Time) (*st
 
 // DeleteAccount deletes an account, keeping its row under no name.
 func (s *Store) DeleteAccount(ctx context.Context, id string, at time.Time) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE accounts SET name = NULL, folded = NULL, password = NULL,
 			password_changed = NULL, deleted = ? WHERE id = ? AND deleted IS NULL`, micros(at), id)
 		if err := oneRow(res, err); err != nil {

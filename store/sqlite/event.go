@@ -30,8 +30,8 @@ func (s *Store) AppendEvents(ctx context.Context, id string, after int64, events
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
 	}
-	r := &appendReq{ctx: ctx, id: id, after: after, evs: evs}
-	if err := s.appends.do(r); err != nil {
+	r := &writeReq{ctx: ctx, id: id, after: after, evs: evs}
+	if err := s.writes.do(r); err != nil {
 		return fmt.Errorf("sqlite: append to game %q after event %d: %w", id, after, err)
 	}
 	// Committed: whatever its context, the caller learns whether the

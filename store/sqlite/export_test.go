@@ -45,3 +45,22 @@ func HoldCheckpoints(s *Store) (release func()) {
 		close(hold)
 	}
 }
+
+// Queued returns how many writes wait for the committer, and how many it
+// has taken from its queue.
+func Queued(s *Store) (waiting int, taken uint64) {
+	s.writes.mu.Lock()
+	defer s.writes.mu.Unlock()
+	return len(s.writes.queue), s.writes.taken
+}
+
+// Commits returns how many transactions the store has committed on its
+// file since it was opened; in memory, 0.
+func Commits(s *Store) uint64 {
+	if s.log == nil {
+		return 0
+	}
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	return s.log.committed
+}

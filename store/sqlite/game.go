@@ -23,7 +23,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if err := check.Game(&n, time.Now()); err != nil {
 		return fmt.Errorf("sqlite: create game: %w", err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO games
 			(id, rules, seed, seed_hash, start, settings, status, result, created, updated, last_event, rated)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
@@ -152,7 +152,7 @@ func scanGames(rows *sql.Rows) ([]*store.Game, error) {
 // exist.
 func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Seat) error {
 	now := micros(check.Time(time.Now()))
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE seats SET player = ?, name = ?, token_hash = ?, invite_hash = ?, account_id = ?
 			WHERE game_id = ? AND idx = ?`, st.Player, st.Name, blob(st.TokenHash), blob(st.InviteHash), text(st.Account), id, seat)
 		if err != nil {
@@ -180,7 +180,7 @@ func (s *Store) UpdateSeat(ctx context.Context, id string, seat int, st store.Se
 // nothing; with another result it is ErrConflict, since a result is final.
 func (s *Store) Finish(ctx context.Context, id string, result string) error {
 	now := micros(check.Time(time.Now()))
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var status, was string
 		err := tx.QueryRowContext(ctx, `SELECT status, result FROM games WHERE id = ?`, id).Scan(&status, &was)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -208,7 +208,7 @@ func (s *Store) Finish(ctx context.Context, id string, result string) error {
 // if it is not, ErrNotFound if there is no such game. The old bytes are
 // overwritten on disk, not just unlinked (secure_delete, see Open).
 func (s *Store) ReplaceSeed(ctx context.Context, id string, old, seed []byte) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE games SET seed = ? WHERE id = ? AND seed IS ?`, blob(seed), id, blob(old))
 		if err != nil {
 			return err

@@ -14,7 +14,7 @@ import (
 // Heartbeat records that the server holding the live games is alive at
 // at; a later time kept already stays.
 func (s *Store) Heartbeat(ctx context.Context, at time.Time) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO heartbeat (id, at) VALUES (1, ?)
 			ON CONFLICT (id) DO UPDATE SET at = max(at, excluded.at)`, micros(check.Time(at)))
 		return err

@@ -24,7 +24,7 @@ func (s *Store) OpenInvite(ctx context.Context, inv *store.PairInvite, max int) 
 		return fmt.Errorf("sqlite: open invitation: %w", err)
 	}
 	p := n.Inviter
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if max > 0 {
 			var open int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM lobby_invites WHERE player = ? AND seek IS NULL`, p.Player).Scan(&open); err != nil {
@@ -61,7 +61,7 @@ func (s *Store) TakeInvite(ctx context.Context, hash []byte, seek string) (*stor
 		return nil, errors.New("sqlite: take invitation: no seek given")
 	}
 	var inv *store.PairInvite
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if inv, err = scanInvite(tx.QueryRowContext(ctx, `SELECT `+inviteColumns+` FROM lobby_invites WHERE hash = ?`, hash)); err != nil {
 			return err
@@ -129,7 +129,7 @@ func (s *Store) ExpireInvites(ctx context.Context, before time.Time) (int, error
 // how many rows it changed.
 func (s *Store) exec(ctx context.Context, query string, args ...any) (int, error) {
 	var n int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, query, args...)
 		if err != nil {
 			return err

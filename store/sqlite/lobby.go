@@ -30,7 +30,7 @@ func (s *Store) AddSeek(ctx context.Context, sk *store.Seek) error {
 	if err := check.Seek(&n, time.Now()); err != nil {
 		return fmt.Errorf("sqlite: add seek: %w", err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for _, p := range n.Seekers {
 			var id string
 			var table sql.NullString
@@ -76,7 +76,7 @@ func (s *Store) AddSeek(ctx context.Context, sk *store.Seek) error {
 
 // Withdraw removes the open seek that holds player.
 func (s *Store) Withdraw(ctx context.Context, player string) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var id string
 		var table sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT s.id, s.tbl FROM lobby_seekers k JOIN lobby_seeks s ON s.id = k.seek
@@ -186,7 +186,7 @@ func (s *Store) Claim(ctx context.Context, table, pool string, seeks []string) e
 	if err != nil {
 		return fmt.Errorf("sqlite: claim: %w", err)
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := claimable(ctx, tx, pool, seeks, string(list)); err != nil {
 			return err
 		}
@@ -241,7 +241,7 @@ func claimable(ctx context.Context, tx *sql.Tx, pool string, seeks []string, lis
 
 // Forget removes the seeks claimed into table.
 func (s *Store) Forget(ctx context.Context, table string) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM lobby_seeks WHERE tbl = ?`, table)
 		return err
 	})
@@ -254,7 +254,7 @@ func (s *Store) Forget(ctx context.Context, table string) error {
 // Refresh sets Updated to at for node's open seeks (never moving it back).
 func (s *Store) Refresh(ctx context.Context, node string, at time.Time) (int, error) {
 	var n int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE lobby_seeks SET updated = ?
 			WHERE node = ? AND tbl IS NULL AND updated < ?`, micros(check.Time(at)), node, micros(check.Time(at)))
 		if err != nil {
@@ -272,7 +272,7 @@ func (s *Store) Refresh(ctx context.Context, node string, at time.Time) (int, er
 // Expire removes the seeks last updated before before.
 func (s *Store) Expire(ctx context.Context, before time.Time) (int, error) {
 	var n int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM lobby_seeks WHERE updated < ?`, micros(check.Time(before)))
 		if err != nil {
 			return err
@@ -302,7 +302,7 @@ func (s *Store) Claimed(ctx context.Context, node string) ([]*store.Seek, error)
 
 // ForgetSeek removes one claimed seek.
 func (s *Store) ForgetSeek(ctx context.Context, id string) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var table sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT tbl FROM lobby_seeks WHERE id = ?`, id).Scan(&table)
 		switch {

@@ -23,7 +23,7 @@ func (s *Store) OpenTable(ctx context.Context, t *store.OpenTable, max int) erro
 		return fmt.Errorf("sqlite: open table: %w", err)
 	}
 	now := check.Time(time.Now())
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if max > 0 {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM lobby_tables WHERE started IS NULL`).Scan(&n); err != nil {
@@ -89,7 +89,7 @@ func (s *Store) JoinTable(ctx context.Context, table string, seat int, p store.S
 	if p.Player == "" {
 		return errors.New("sqlite: join table: no player given")
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var started sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT started FROM lobby_tables WHERE id = ?`, table).Scan(&started)
 		switch {
@@ -132,7 +132,7 @@ const vacate = `UPDATE lobby_table_seats SET player = NULL, name = '', guest = 0
 
 // LeaveTable takes player from its seat at a table not started.
 func (s *Store) LeaveTable(ctx context.Context, player string) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var table, opener string
 		var started sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT t.id, t.opener, t.started FROM lobby_table_seats s JOIN lobby_tables t ON t.id = s.tbl
@@ -160,7 +160,7 @@ func (s *Store) LeaveTable(ctx context.Context, player string) error {
 // StartTable marks a table started and returns it.
 func (s *Store) StartTable(ctx context.Context, table string) (*store.OpenTable, error) {
 	var t *store.OpenTable
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		now := micros(time.Now())
 		res, err := tx.ExecContext(ctx, `UPDATE lobby_tables SET started = ?, updated = ? WHERE id = ? AND started IS NULL`, now, now, table)
 		if err != nil {
@@ -221,7 +221,7 @@ func (s *Store) Started(ctx context.Context, node string) ([]*store.OpenTable, e
 
 // ForgetTableSeat removes player's seat of a started table.
 func (s *Store) ForgetTableSeat(ctx context.Context, player string) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var table string
 		var started sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT t.id, t.started FROM lobby_table_seats s JOIN lobby_tables t ON t.id = s.tbl
@@ -251,7 +251,7 @@ func (s *Store) ForgetTableSeat(ctx context.Context, player string) error {
 func (s *Store) RefreshTables(ctx context.Context, node string, at time.Time) (int, error) {
 	var n int64
 	us := micros(check.Time(at))
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE lobby_tables SET updated = ? WHERE node = ? AND started IS NULL AND updated < ?`, us, node, us)
 		if err != nil {
 			return err
@@ -277,7 +277,7 @@ func (s *Store) RefreshTables(ctx context.Context, node string, at time.Time) (i
 func (s *Store) ExpireTables(ctx context.Context, before time.Time) (int, error) {
 	var n int64
 	us := micros(check.Time(before))
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM lobby_tables WHERE updated < ?`, us)
 		if err != nil {
 			return err

@@ -23,7 +23,7 @@ func (s *Store) RateGame(ctx context.Context, id string, accounts []string, rate
 	if err := check.RateAccounts(accounts); err != nil {
 		return fmt.Errorf("sqlite: rate game %q: %w", id, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var rules, status string
 		var rated bool
 		var ratedAt sql.NullInt64

@@ -13,7 +13,7 @@ import (
 // SetRecord keeps the record text of a finished game, replacing any kept
 // before; ErrNotFound if there is no such game, ErrConflict if it is live.
 func (s *Store) SetRecord(ctx context.Context, id string, text []byte) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var status string
 		err := tx.QueryRowContext(ctx, `SELECT status FROM games WHERE id = ?`, id).Scan(&status)
 		if errors.Is(err, sql.ErrNoRows) {

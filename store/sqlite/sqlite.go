@@ -7,8 +7,9 @@
 // sync that follows its commit, so what AppendEvents acknowledged has
 // reached the disk and survives a crash or a power loss as far as SQLite
 // (with synchronous=FULL) can promise, and a read returns only what is
-// on the disk. All writes go through one
-// connection and begin with BEGIN IMMEDIATE, so appends to a game are
+// on the disk. All writes go through one connection, in groups that one
+// goroutine commits together (batch.go), and begin with BEGIN IMMEDIATE,
+// so appends to a game are
 // serialized even against another process on the same file (which waits up
 // to the busy timeout); reads use a pool of read-only connections and never
 // wait for writers.
@@ -67,10 +68,10 @@ type Store struct {
 	write *sql.DB // one connection: SQLite has one writer at a time
 	read  *sql.DB // read-only connections; the same as write in memory
 
-	appends batcher       // group commit of AppendEvents
-	ckpt    *checkpointer // copies the log to the file; nil in memory
-	log     *logSync      // syncs the log after commits; nil in memory
-	stmts   *appendStmts  // AppendEvents' statements, prepared on write
+	writes batcher       // group commit of every write
+	ckpt   *checkpointer // copies the log to the file; nil in memory
+	log    *logSync      // syncs the log after commits; nil in memory
+	stmts  *appendStmts  // AppendEvents' statements, prepared on write
 
 	closeOnce sync.Once
 	closeErr  error
@@ -131,7 +132,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	if path == Memory {
-		s.appends.start(s.commitBatch)
+		s.writes.start(s.commitBatch)
 		return s, nil
 	}
 	read, err := sql.Open("sqlite", dsn(path,
@@ -164,7 +165,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open the write-ahead log of %s: %w", path, err)
 	}
-	s.appends.start(s.commitBatch)
+	s.writes.start(s.commitBatch)
 	return s, nil
 }
 
@@ -173,11 +174,11 @@ func dsn(path string, params ...string) string {
 	return path + "?" + strings.Join(params, "&")
 }
 
-// Close commits the appends under way, refuses later ones and closes the
+// Close commits the writes under way, refuses later ones and closes the
 // database. Calling it again does nothing.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.appends.stop()
+		s.writes.stop()
 		s.stmts.close()
 		errs := []error{s.log.close(), s.ckpt.close()}
 		if s.read != s.write {
@@ -191,13 +192,28 @@ func (s *Store) Close() error {
 	return s.closeErr
 }
 
-// inTx runs f in a write transaction (BEGIN IMMEDIATE) and commits it, or
-// rolls it back if f fails, and returns once the commit is on the disk.
-// Its errors are the caller's to prefix.
-func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
-	n, err := s.commitTx(ctx, f)
-	if err != nil {
+// inTx runs f in a write transaction and commits it, or rolls back what f
+// wrote if f fails, and returns once the commit is on the disk. f runs on
+// the committer, inside a savepoint of the transaction of a group of writes
+// (batch.go), with a context that is never cancelled: ctx bounds the wait
+// for f's turn, not f. Its errors are the caller's to prefix.
+func (s *Store) inTx(ctx context.Context, f func(ctx context.Context, tx *sql.Tx) error) error {
+	if err := ctx.Err(); err != nil {
 		return err
+	}
+	var n uint64
+	if s.writes.started() {
+		r := &writeReq{ctx: ctx, f: f}
+		if err := s.writes.do(r); err != nil {
+			return err
+		}
+		n = r.n
+	} else {
+		// Open, before the committer starts: the schema's migrations.
+		var err error
+		if n, err = s.commitTx(ctx, func(tx *sql.Tx) error { return f(ctx, tx) }); err != nil {
+			return err
+		}
 	}
 	// The commit is made: its caller learns whether it reached the disk,
 	// whatever its context.
