@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -41,7 +42,7 @@ func windows(at []time.Time, lat []time.Duration, w time.Duration) []windowStats
 			max:  ds[len(ds)-1],
 		})
 	}
-	slices.SortFunc(out, func(a, b windowStats) int { return int(a.from - b.from) })
+	slices.SortFunc(out, func(a, b windowStats) int { return cmp.Compare(a.from, b.from) })
 	return out
 }
 

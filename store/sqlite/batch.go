@@ -74,12 +74,6 @@ func (b *batcher) start(commit func([]*writeReq)) {
 	go b.run(commit)
 }
 
-// started reports whether the committer was started (Open starts it once
-// the schema is migrated).
-func (b *batcher) started() bool {
-	return b.done != nil
-}
-
 // do queues r and returns its outcome once it is committed or refused.
 func (b *batcher) do(r *writeReq) error {
 	r.done = make(chan error, 1)
@@ -199,8 +193,8 @@ func (s *Store) commitGroup(batch []*writeReq) (again []*writeReq) {
 			switch {
 			case i == aborted:
 				r.done <- errs[i]
-			case errs[i] != nil && i < aborted:
-				r.done <- errs[i] // refused, or rolled back alone, before
+			case errs[i] != nil:
+				r.done <- errs[i] // refused, or rolled back alone, before it
 			default:
 				again = append(again, r)
 			}

@@ -1,11 +1,13 @@
 package sqlite_test
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,27 +36,8 @@ func TestWritesShareCommits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Another process's writer: BEGIN IMMEDIATE takes the file's write
-	// lock, and the committer's next transaction waits for it.
-	other, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
-		t.Fatal(err)
-	}
-	locked := true
-	defer func() {
-		if locked {
-			conn.ExecContext(ctx, `ROLLBACK`)
-		}
-	}()
+	unlock := lockFile(t, path)
+	defer unlock()
 
 	before := sqlite.Commits(s)
 	type result struct {
@@ -64,9 +47,7 @@ func TestWritesShareCommits(t *testing.T) {
 	results := make(chan result, 16)
 	// The first write takes the committer, which waits for the lock with
 	// it alone; the next ones queue behind it.
-	_, taken := sqlite.Queued(s)
-	go func() { results <- result{"create b0", s.CreateGame(ctx, game("b0"))} }()
-	waitFor(t, "the first write to be taken by the committer", func() bool { _, n := sqlite.Queued(s); return n == taken+1 })
+	firstTaken(t, s, func() { results <- result{"create b0", s.CreateGame(ctx, game("b0"))} })
 	writes := 0
 	for i := 1; i <= 4; i++ {
 		go func() {
@@ -81,10 +62,7 @@ func TestWritesShareCommits(t *testing.T) {
 	go func() { results <- result{"create a1 again", s.CreateGame(ctx, game("a1"))} }()
 	writes++
 	waitFor(t, fmt.Sprintf("%d writes queued behind the first", writes), func() bool { n, _ := sqlite.Queued(s); return n == writes })
-	if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
-		t.Fatal(err)
-	}
-	locked = false
+	unlock()
 	for range writes + 1 {
 		r := <-results
 		switch {
@@ -109,6 +87,49 @@ func TestWritesShareCommits(t *testing.T) {
 			t.Errorf("game a%d after its append: %+v, %v", i, g, err)
 		}
 	}
+}
+
+// lockFile takes the write lock of the database at path as another
+// process's writer would (BEGIN IMMEDIATE), so that the committer's next
+// transaction waits for it, and returns what lets it go; calling that
+// again does nothing.
+func lockFile(t *testing.T, path string) (unlock func()) {
+	t.Helper()
+	other, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := other.Conn(t.Context())
+	if err != nil {
+		other.Close()
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(t.Context(), `BEGIN IMMEDIATE`); err != nil {
+		conn.Close()
+		other.Close()
+		t.Fatal(err)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			if _, err := conn.ExecContext(context.Background(), `ROLLBACK`); err != nil {
+				t.Errorf("letting the file's write lock go: %v", err)
+			}
+			conn.Close()
+			other.Close()
+		})
+	}
+}
+
+// firstTaken runs write, which writes to s, on a goroutine of its own,
+// and returns once the committer has taken it: the committer then waits
+// for the file's write lock with that write alone, and the next writes
+// queue behind it.
+func firstTaken(t *testing.T, s *sqlite.Store, write func()) {
+	t.Helper()
+	_, taken := sqlite.Queued(s)
+	go write()
+	waitFor(t, "the first write to be taken by the committer", func() bool { _, n := sqlite.Queued(s); return n == taken+1 })
 }
 
 // waitFor waits up to 10 s for cond, and fails the test if it never holds.
@@ -139,33 +160,18 @@ func TestFullDiskFailsItsWriteAlone(t *testing.T) {
 	if _, err := s.SetMaxPages(ctx, 1); err != nil { // full at the pages it has
 		t.Fatal(err)
 	}
-	other, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
-		t.Fatal(err)
-	}
+	unlock := lockFile(t, path)
+	defer unlock()
 	small := []store.Event{{Seq: 1, Kind: "roll", Data: []byte(`{}`)}}
 	big := []store.Event{{Seq: 1, Kind: "roll", Data: []byte(`"` + strings.Repeat("x", 20000) + `"`)}}
-	_, taken := sqlite.Queued(s)
 	first := make(chan error, 1)
-	go func() { first <- s.AppendEvents(ctx, "g0", 0, small) }()
-	waitFor(t, "the first write to be taken by the committer", func() bool { _, n := sqlite.Queued(s); return n == taken+1 })
+	firstTaken(t, s, func() { first <- s.AppendEvents(ctx, "g0", 0, small) })
 	bigErr, smallErr := make(chan error, 1), make(chan error, 1)
 	go func() { bigErr <- s.AppendEvents(ctx, "g1", 0, big) }()
 	waitFor(t, "the big append to queue", func() bool { n, _ := sqlite.Queued(s); return n == 1 })
 	go func() { smallErr <- s.AppendEvents(ctx, "g2", 0, small) }()
 	waitFor(t, "the small append to queue behind it", func() bool { n, _ := sqlite.Queued(s); return n == 2 })
-	if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
-		t.Fatal(err)
-	}
+	unlock()
 	if err := <-first; err != nil {
 		t.Errorf("the first append: %v", err)
 	}

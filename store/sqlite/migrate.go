@@ -24,13 +24,14 @@ const schemaVersion = `CREATE TABLE IF NOT EXISTS schema_version (
 ) STRICT`
 
 // migrate brings the database's schema up to date in one transaction, and
-// refuses a database that a newer program has migrated further.
+// refuses a database that a newer program has migrated further. It runs in
+// Open, before the committer starts, in a transaction of its own.
 func (s *Store) migrate(ctx context.Context) error {
 	ms, err := migration.Load(migrations, "migrations")
 	if err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
-	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	_, err = s.commitTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, schemaVersion); err != nil {
 			return err
 		}

@@ -201,27 +201,20 @@ func (s *Store) inTx(ctx context.Context, f func(ctx context.Context, tx *sql.Tx
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var n uint64
-	if s.writes.started() {
-		r := &writeReq{ctx: ctx, f: f}
-		if err := s.writes.do(r); err != nil {
-			return err
-		}
-		n = r.n
-	} else {
-		// Open, before the committer starts: the schema's migrations.
-		var err error
-		if n, err = s.commitTx(ctx, func(tx *sql.Tx) error { return f(ctx, tx) }); err != nil {
-			return err
-		}
+	r := &writeReq{ctx: ctx, f: f}
+	if err := s.writes.do(r); err != nil {
+		return err
 	}
 	// The commit is made: its caller learns whether it reached the disk,
 	// whatever its context.
-	return s.log.wait(context.Background(), n)
+	return s.log.wait(context.Background(), r.n)
 }
 
-// commitTx is inTx but for the wait: it returns once the transaction is
-// committed, with the commit's number, for s.log.wait.
+// commitTx runs f in a transaction of its own on the writing connection
+// (BEGIN IMMEDIATE) and commits it, or rolls it back if f fails: the
+// committer's groups, and the schema's migrations before the committer
+// starts. It returns once the transaction is committed, with the commit's
+// number, for s.log.wait.
 func (s *Store) commitTx(ctx context.Context, f func(tx *sql.Tx) error) (uint64, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
