@@ -64,3 +64,15 @@ func Commits(s *Store) uint64 {
 	defer s.log.mu.Unlock()
 	return s.log.committed
 }
+
+// RestartPages is how many pages the write-ahead log may hold before the
+// checkpointer has it start over.
+const RestartPages = restartPages
+
+// StepCheckpoints has f told each step of the store's checkpoints as it
+// begins ("copy", "sync", "hold"); in memory it does nothing.
+func StepCheckpoints(s *Store, f func(step string)) {
+	if s.ckpt != nil {
+		s.ckpt.step.Store(&f)
+	}
+}

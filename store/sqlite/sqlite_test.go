@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,15 +93,16 @@ func TestConnectionSettings(t *testing.T) {
 	}
 }
 
-// TestLogBounded appends some 30 MiB of pages to the write-ahead log and
-// checks that checkpoints keep it from growing past a few MiB: the log
+// TestLogBounded appends some 100 MiB of pages to the write-ahead log and
+// checks that checkpoints keep it from growing past twice the pages at
+// which the checkpointer has it start over (32 MiB): the log
 // must start over, which it does only when a write begins with all of it
 // copied, and under a steady stream of commits only a checkpoint between
 // two commits brings that about: the checkpointer's on the writing
 // connection (checkpoints beside the commits alone let it grow by
 // gigabytes).
 func TestLogBounded(t *testing.T) {
-	const games, appends = 8, 300
+	const games, appends = 8, 1000
 	path := filepath.Join(t.TempDir(), "games.db")
 	s := open(t, path)
 	defer s.Close()
@@ -125,8 +127,61 @@ func TestLogBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Size() > 16<<20 {
-		t.Errorf("the write-ahead log is %.1f MiB after %d appends, want at most 16", float64(fi.Size())/(1<<20), games*appends)
+	const frame = 24 + 4096 // a page in the log, with its header
+	if limit := int64(2 * sqlite.RestartPages * frame); fi.Size() > limit {
+		t.Errorf("the write-ahead log is %.1f MiB after %d appends, want at most %.1f", float64(fi.Size())/(1<<20), games*appends, float64(limit)/(1<<20))
+	}
+}
+
+// TestCheckpointSyncsBeforeItHolds appends until the checkpointer has the
+// write-ahead log start over, and checks the steps of that checkpoint: the
+// pages copied beside the commits are synced to the database file, and
+// what was committed meanwhile copied, before the checkpointer takes the
+// writing connection. SQLite syncs the file only in a checkpoint that
+// reaches the log's end, which under a stream of commits only the one
+// holding the writer does: without the sync before it, every page copied
+// since the log last started over would be synced while the commits wait.
+func TestCheckpointSyncsBeforeItHolds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	s := open(t, path)
+	defer s.Close()
+	ctx := t.Context()
+	var (
+		mu    sync.Mutex
+		steps []string
+		held  = make(chan struct{})
+	)
+	sqlite.StepCheckpoints(s, func(step string) {
+		mu.Lock()
+		defer mu.Unlock()
+		steps = append(steps, step)
+		if step == "hold" && !slices.Contains(steps[:len(steps)-1], "hold") {
+			close(held)
+		}
+	})
+	if err := s.CreateGame(ctx, &store.Game{ID: "g1", Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
+		t.Fatal(err)
+	}
+	const pad = 12000 // three pages and more an append
+	for seq := int64(1); ; seq++ {
+		select {
+		case <-held:
+			mu.Lock()
+			defer mu.Unlock()
+			i := slices.Index(steps, "hold")
+			if want := []string{"copy", "sync", "copy", "hold"}; i < 3 || !slices.Equal(steps[i-3:i+1], want) {
+				t.Fatalf("the steps of the checkpoints up to the first that held the writer: %q, want them to end %q", steps[:i+1], want)
+			}
+			return
+		default:
+		}
+		if seq > 4*sqlite.RestartPages {
+			t.Fatalf("%d appends of %d bytes, and the checkpointer never took the writing connection", seq-1, pad)
+		}
+		e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0*d"}`, seq, pad, 0)}
+		if err := s.AppendEvents(ctx, "g1", seq-1, []store.Event{e}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
