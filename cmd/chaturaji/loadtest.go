@@ -176,6 +176,7 @@ type loadTest struct {
 
 	actions, events, lost, dups, reconnects, dialRetries atomic.Int64
 	opened                                               atomic.Int64 // games whose creation was tried
+	want                                                 int          // the games to play (--games)
 
 	// nodes: the base URLs of a cluster's nodes (--nodes, --start-nodes),
 	// over which the games and their players are spread; nil for one
@@ -187,7 +188,11 @@ type loadTest struct {
 
 	mu        sync.Mutex
 	latencies []time.Duration
-	delivered []time.Time     // when each of latencies was delivered, in the same order
+	// delivered: when each of latencies was delivered (nanoseconds since
+	// 1970), in the same order; not time.Time, whose pointer the garbage
+	// collector of the process, the server's with the server in it, would
+	// follow in each of some 500,000
+	delivered []int64
 	relayed   []time.Duration // with nodes, the deliveries to clients of a node that relays the game
 	errors    map[string]int
 	games     map[string]*loadGame // by id
@@ -240,7 +245,7 @@ func (lt *loadTest) observe(g *loadGame, sent, now time.Time, relayed bool) {
 		lt.relayed = append(lt.relayed, now.Sub(sent))
 	default:
 		lt.latencies = append(lt.latencies, now.Sub(sent))
-		lt.delivered = append(lt.delivered, now)
+		lt.delivered = append(lt.delivered, now.UnixNano())
 	}
 	lt.mu.Unlock()
 }
@@ -338,6 +343,7 @@ func runLoadtest(e *env, args []string) error {
 		seed:     *seed,
 		errors:   make(map[string]int),
 		timeline: *killAfter > 0,
+		want:     *games,
 	}
 	var nodes []string
 	var started *loadNodes

@@ -19,17 +19,17 @@ type windowStats struct {
 	p99, max time.Duration
 }
 
-// windows splits deliveries (when each was made, with its latency, in the
-// same order) into windows of length w from the first delivery, and
-// returns each window that holds any.
-func windows(at []time.Time, lat []time.Duration, w time.Duration) []windowStats {
+// windows splits deliveries (when each was made, in nanoseconds since
+// 1970, with its latency, in the same order) into windows of length w from
+// the first delivery, and returns each window that holds any.
+func windows(at []int64, lat []time.Duration, w time.Duration) []windowStats {
 	if len(at) == 0 {
 		return nil
 	}
-	first := slices.MinFunc(at, func(a, b time.Time) int { return a.Compare(b) })
+	first := slices.Min(at)
 	by := map[int][]time.Duration{}
 	for i, t := range at {
-		k := int(t.Sub(first) / w)
+		k := int(time.Duration(t-first) / w)
 		by[k] = append(by[k], lat[i])
 	}
 	var out []windowStats

@@ -10,10 +10,10 @@ import (
 func TestWindows(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	ms := time.Millisecond
-	var at []time.Time
+	var at []int64
 	var lat []time.Duration
 	add := func(after time.Duration, d time.Duration) {
-		at = append(at, t0.Add(after))
+		at = append(at, t0.Add(after).UnixNano())
 		lat = append(lat, d)
 	}
 	// 0-10 s: three deliveries, one slow.

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chaturaji/chaturaji/server"
+)
+
+// decodeLoadEvent reads into e the fields of a server message (a
+// server.Event) that a load-test player acts on and checks, and skips the
+// rest, which is most of it (the position, the seats, the scores...).
+//
+// Every player of a load test reads every event of its game, some
+// thousands a second in all, on the machine (and with the server in this
+// process, in the process) whose times it measures: with encoding/json
+// that was a third of the load clients' CPU and a third of the process's
+// allocations, which the server's garbage collector then paid for. This
+// reads the message in one pass, allocates nothing for the fields it
+// skips or for the words the server repeats (kinds, seats, who acted),
+// and reads the legal actions only when they are seat's to take.
+//
+// It accepts one JSON object, as the server writes it; a key it does not
+// know is skipped whatever its value. A string with an escape goes
+// through encoding/json.
+func decodeLoadEvent(data []byte, seat string, e *loadEvent) error {
+	*e = loadEvent{Actions: e.Actions[:0]}
+	d := eventScanner{data: data}
+	if !d.next('{') {
+		return d.fail("want an object")
+	}
+	var actions []byte // the array of legal actions, read once to_act is known
+	for first := true; ; first = false {
+		d.blank()
+		if d.next('}') {
+			break
+		}
+		if !first && !d.next(',') {
+			return d.fail("want , or }")
+		}
+		d.blank()
+		key, err := d.str()
+		if err != nil {
+			return err
+		}
+		d.blank()
+		if !d.next(':') {
+			return d.fail("want :")
+		}
+		d.blank()
+		switch key {
+		case "seq":
+			e.Seq, err = d.integer()
+		case "last":
+			e.Last, err = d.integer()
+		case "kind":
+			e.Kind, err = d.str()
+		case "by":
+			e.By, err = d.str()
+		case "to_act":
+			e.ToAct, err = d.str()
+		case "actions":
+			start := d.i
+			if err = d.skip(); err == nil {
+				actions = d.data[start:d.i]
+			}
+		case "error":
+			start := d.i
+			if err = d.skip(); err == nil {
+				e.Error = &server.Error{}
+				err = json.Unmarshal(d.data[start:d.i], e.Error)
+			}
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	d.blank()
+	if d.i != len(d.data) {
+		return d.fail("data after the object")
+	}
+	if actions != nil && e.ToAct == seat {
+		return decodeActions(actions, e)
+	}
+	return nil
+}
+
+// decodeActions reads an array of strings into e.Actions.
+func decodeActions(data []byte, e *loadEvent) error {
+	d := eventScanner{data: data}
+	if !d.next('[') {
+		if bytes.Equal(data, []byte("null")) {
+			return nil
+		}
+		return d.fail("actions: want an array")
+	}
+	for first := true; ; first = false {
+		d.blank()
+		if d.next(']') {
+			return nil
+		}
+		if !first && !d.next(',') {
+			return d.fail("actions: want , or ]")
+		}
+		d.blank()
+		a, err := d.str()
+		if err != nil {
+			return err
+		}
+		e.Actions = append(e.Actions, a)
+	}
+}
+
+// eventScanner reads JSON text from data at i.
+type eventScanner struct {
+	data []byte
+	i    int
+}
+
+func (d *eventScanner) fail(what string) error {
+	return fmt.Errorf("offset %d: %s", d.i, what)
+}
+
+// blank skips white space.
+func (d *eventScanner) blank() {
+	for d.i < len(d.data) {
+		switch d.data[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// next consumes c if it comes next.
+func (d *eventScanner) next(c byte) bool {
+	if d.i < len(d.data) && d.data[d.i] == c {
+		d.i++
+		return true
+	}
+	return false
+}
+
+// str reads a string; the words the server repeats come without an
+// allocation.
+func (d *eventScanner) str() (string, error) {
+	start := d.i
+	raw, escaped, err := d.strEnd()
+	if err != nil {
+		return "", err
+	}
+	if escaped {
+		var s string
+		if err := json.Unmarshal(d.data[start:d.i], &s); err != nil {
+			return "", fmt.Errorf("offset %d: %w", start, err)
+		}
+		return s, nil
+	}
+	return intern(raw), nil
+}
+
+// strEnd moves past a string and returns its bytes between the quotes,
+// and whether it holds an escape.
+func (d *eventScanner) strEnd() (raw []byte, escaped bool, err error) {
+	if !d.next('"') {
+		return nil, false, d.fail("want a string")
+	}
+	start := d.i
+	for d.i < len(d.data) {
+		switch c := d.data[d.i]; {
+		case c == '"':
+			d.i++
+			return d.data[start : d.i-1], escaped, nil
+		case c == '\\':
+			escaped = true
+			d.i += 2
+		case c < 0x20:
+			return nil, false, d.fail("control character in a string")
+		default:
+			d.i++
+		}
+	}
+	return nil, false, errors.New("unterminated string")
+}
+
+// integer reads a whole number.
+func (d *eventScanner) integer() (int64, error) {
+	start := d.i
+	for d.i < len(d.data) && (d.data[d.i] == '-' || d.data[d.i] >= '0' && d.data[d.i] <= '9') {
+		d.i++
+	}
+	n, err := strconv.ParseInt(string(d.data[start:d.i]), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("offset %d: want a whole number: %w", start, err)
+	}
+	return n, nil
+}
+
+// skip moves past one value of any kind.
+func (d *eventScanner) skip() error {
+	depth := 0
+	for {
+		d.blank()
+		if d.i >= len(d.data) {
+			return errors.New("unexpected end of the message")
+		}
+		switch c := d.data[d.i]; c {
+		case '"':
+			if _, _, err := d.strEnd(); err != nil {
+				return err
+			}
+		case '{', '[':
+			depth++
+			d.i++
+			continue
+		case '}', ']':
+			if depth == 0 {
+				return d.fail("unexpected " + string(c))
+			}
+			depth--
+			d.i++
+		case ',', ':':
+			if depth == 0 {
+				return d.fail("want a value")
+			}
+			d.i++
+			continue
+		default: // a number, true, false or null
+			start := d.i
+			for d.i < len(d.data) && strings.IndexByte(" \t\n\r,:]}[{\"", d.data[d.i]) < 0 {
+				d.i++
+			}
+			if d.i == start {
+				return d.fail("want a value")
+			}
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// intern returns b as a string, without an allocation for the words that
+// fill most messages.
+func intern(b []byte) string {
+	switch string(b) {
+	case server.KindStart:
+		return server.KindStart
+	case server.KindRoll:
+		return server.KindRoll
+	case server.KindAction:
+		return server.KindAction
+	case server.KindEnd:
+		return server.KindEnd
+	case server.KindHello:
+		return server.KindHello
+	case server.KindError:
+		return server.KindError
+	case server.ByPlayer:
+		return server.ByPlayer
+	case server.ByAuto:
+		return server.ByAuto
+	case "South":
+		return "South"
+	case "West":
+		return "West"
+	case "North":
+		return "North"
+	case "East":
+		return "East"
+	}
+	return string(b)
+}
