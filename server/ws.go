@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chaturaji/chaturaji/internal/strictjson"
 	"github.com/chaturaji/chaturaji/rules"
 	"github.com/chaturaji/chaturaji/store"
 	"github.com/coder/websocket"
@@ -412,7 +411,7 @@ func (c *wsConn) read(ctx context.Context, cancel context.CancelFunc) {
 func (c *wsConn) handle(ctx context.Context, data []byte) {
 	start := time.Now()
 	var m Message
-	if err := strictjson.Decode(data, &m); err != nil {
+	if err := decodeMessage(data, &m); err != nil {
 		c.sendError(ctx, Errorf(EINVALID, "malformed JSON message: %v", err), "")
 		return
 	}
