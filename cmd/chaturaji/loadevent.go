@@ -22,13 +22,14 @@ import (
 // allocations, which the server's garbage collector then paid for. This
 // reads the message in one pass, allocates nothing for the fields it
 // skips or for the words the server repeats (kinds, seats, who acted),
-// and reads the legal actions only when they are seat's to take.
+// and reads the legal actions only when they are seat's to take, each
+// allocated once for as long as e is reused (e.seen).
 //
 // It accepts one JSON object, as the server writes it; a key it does not
 // know is skipped whatever its value. A string with an escape goes
 // through encoding/json.
 func decodeLoadEvent(data []byte, seat string, e *loadEvent) error {
-	*e = loadEvent{Actions: e.Actions[:0]}
+	*e = loadEvent{Actions: e.Actions[:0], seen: e.seen}
 	d := eventScanner{data: data}
 	if !d.next('{') {
 		return d.fail("want an object")
@@ -109,13 +110,30 @@ func decodeActions(data []byte, e *loadEvent) error {
 			return d.fail("actions: want , or ]")
 		}
 		d.blank()
-		a, err := d.str()
+		start := d.i
+		raw, escaped, err := d.strEnd()
 		if err != nil {
 			return err
+		}
+		a, ok := e.seen[string(raw)]
+		if !ok || escaped {
+			d.i = start
+			if a, err = d.str(); err != nil {
+				return err
+			}
+			if !escaped {
+				if e.seen == nil || len(e.seen) >= maxSeen {
+					e.seen = make(map[string]string)
+				}
+				e.seen[a] = a
+			}
 		}
 		e.Actions = append(e.Actions, a)
 	}
 }
+
+// maxSeen bounds the actions a loadEvent keeps the strings of.
+const maxSeen = 4096
 
 // eventScanner reads JSON text from data at i.
 type eventScanner struct {

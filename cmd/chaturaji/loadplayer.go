@@ -119,6 +119,10 @@ type loadEvent struct {
 	Actions []string      `json:"actions"`
 	Last    int64         `json:"last"`
 	Error   *server.Error `json:"error"`
+
+	// seen: the strings of the legal actions read so far, by their text
+	// (decodeLoadEvent), kept while the loadEvent is reused.
+	seen map[string]string
 }
 
 // maxReconnects bounds how often a player reconnects before it gives up.
