@@ -57,7 +57,7 @@ func TestDecodeLoadEvent(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := loadEvent{Actions: []string{"left", "over"}} // a reused event's
-			for range 2 { // the second time, with the actions seen the first
+			for range 2 {                                       // the second time, with the actions seen the first
 				if err := decodeLoadEvent(data, tc.seat, &got); err != nil {
 					t.Fatalf("decodeLoadEvent(%s): %v", data, err)
 				}
