@@ -21,16 +21,19 @@ import (
 // that was a third of the load clients' CPU and a third of the process's
 // allocations, which the server's garbage collector then paid for. This
 // reads the message in one pass, allocates nothing for the fields it
-// skips or for the words the server repeats (kinds, seats, who acted),
-// and reads the legal actions only when they are seat's to take, each
-// allocated once for as long as e is reused (e.seen).
+// skips, allocates each word it reads (keys, kinds, seats, actions) once
+// for as long as e is reused (e.seen), and reads the legal actions only
+// when they are seat's to take.
 //
 // It accepts one JSON object, as the server writes it; a key it does not
 // know is skipped whatever its value. A string with an escape goes
 // through encoding/json.
 func decodeLoadEvent(data []byte, seat string, e *loadEvent) error {
+	if e.seen == nil {
+		e.seen = make(map[string]string)
+	}
 	*e = loadEvent{Actions: e.Actions[:0], seen: e.seen}
-	d := eventScanner{data: data}
+	d := eventScanner{data: data, seen: e.seen}
 	if !d.next('{') {
 		return d.fail("want an object")
 	}
@@ -94,7 +97,7 @@ func decodeLoadEvent(data []byte, seat string, e *loadEvent) error {
 
 // decodeActions reads an array of strings into e.Actions.
 func decodeActions(data []byte, e *loadEvent) error {
-	d := eventScanner{data: data}
+	d := eventScanner{data: data, seen: e.seen}
 	if !d.next('[') {
 		if bytes.Equal(data, []byte("null")) {
 			return nil
@@ -110,35 +113,23 @@ func decodeActions(data []byte, e *loadEvent) error {
 			return d.fail("actions: want , or ]")
 		}
 		d.blank()
-		start := d.i
-		raw, escaped, err := d.strEnd()
+		a, err := d.str()
 		if err != nil {
 			return err
-		}
-		a, ok := e.seen[string(raw)]
-		if !ok || escaped {
-			d.i = start
-			if a, err = d.str(); err != nil {
-				return err
-			}
-			if !escaped {
-				if e.seen == nil || len(e.seen) >= maxSeen {
-					e.seen = make(map[string]string)
-				}
-				e.seen[a] = a
-			}
 		}
 		e.Actions = append(e.Actions, a)
 	}
 }
 
-// maxSeen bounds the actions a loadEvent keeps the strings of.
+// maxSeen bounds the words a loadEvent keeps the strings of.
 const maxSeen = 4096
 
-// eventScanner reads JSON text from data at i.
+// eventScanner reads JSON text from data at i; seen holds the strings it
+// has allocated, by their text.
 type eventScanner struct {
 	data []byte
 	i    int
+	seen map[string]string
 }
 
 func (d *eventScanner) fail(what string) error {
@@ -166,8 +157,7 @@ func (d *eventScanner) next(c byte) bool {
 	return false
 }
 
-// str reads a string; the words the server repeats come without an
-// allocation.
+// str reads a string; a word seen before comes without an allocation.
 func (d *eventScanner) str() (string, error) {
 	start := d.i
 	raw, escaped, err := d.strEnd()
@@ -181,7 +171,15 @@ func (d *eventScanner) str() (string, error) {
 		}
 		return s, nil
 	}
-	return intern(raw), nil
+	if w, ok := d.seen[string(raw)]; ok {
+		return w, nil
+	}
+	if len(d.seen) >= maxSeen {
+		clear(d.seen)
+	}
+	w := string(raw)
+	d.seen[w] = w
+	return w, nil
 }
 
 // strEnd moves past a string and returns its bytes between the quotes,
@@ -263,36 +261,4 @@ func (d *eventScanner) skip() error {
 			return nil
 		}
 	}
-}
-
-// intern returns b as a string, without an allocation for the words that
-// fill most messages.
-func intern(b []byte) string {
-	switch string(b) {
-	case server.KindStart:
-		return server.KindStart
-	case server.KindRoll:
-		return server.KindRoll
-	case server.KindAction:
-		return server.KindAction
-	case server.KindEnd:
-		return server.KindEnd
-	case server.KindHello:
-		return server.KindHello
-	case server.KindError:
-		return server.KindError
-	case server.ByPlayer:
-		return server.ByPlayer
-	case server.ByAuto:
-		return server.ByAuto
-	case "South":
-		return "South"
-	case "West":
-		return "West"
-	case "North":
-		return "North"
-	case "East":
-		return "East"
-	}
-	return string(b)
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -66,6 +68,26 @@ func TestDecodeLoadEvent(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDecodeLoadEventForgets reads more distinct words than a loadEvent
+// keeps the strings of: each is still read as it was written, and the
+// strings kept stay within maxSeen.
+func TestDecodeLoadEventForgets(t *testing.T) {
+	var e loadEvent
+	for i := range maxSeen + 10 {
+		a := fmt.Sprintf("a%d", i)
+		data := fmt.Appendf(nil, `{"seq": %d, "kind": "roll", "to_act": "South", "actions": ["pass", %q]}`, i+1, a)
+		if err := decodeLoadEvent(data, "South", &e); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(e.Actions, []string{"pass", a}) || e.Seq != int64(i+1) || e.Kind != server.KindRoll {
+			t.Fatalf("decodeLoadEvent(%s) = %+v", data, e)
+		}
+		if len(e.seen) > maxSeen {
+			t.Fatalf("after %d events, %d strings kept, want at most %d", i+1, len(e.seen), maxSeen)
+		}
 	}
 }
 

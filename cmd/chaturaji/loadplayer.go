@@ -120,8 +120,8 @@ type loadEvent struct {
 	Last    int64         `json:"last"`
 	Error   *server.Error `json:"error"`
 
-	// seen: the strings of the legal actions read so far, by their text
-	// (decodeLoadEvent), kept while the loadEvent is reused.
+	// seen: the strings read so far, by their text (decodeLoadEvent),
+	// kept while the loadEvent is reused.
 	seen map[string]string
 }
 
