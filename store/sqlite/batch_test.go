@@ -28,13 +28,8 @@ func TestWritesShareCommits(t *testing.T) {
 	s := open(t, path)
 	defer s.Close()
 	ctx := t.Context()
-	game := func(id string) *store.Game {
-		return &store.Game{ID: id, Rules: "chaturaji", SeedHash: "00", Start: "start"}
-	}
 	for _, id := range []string{"a1", "a2", "a3", "a4"} {
-		if err := s.CreateGame(ctx, game(id)); err != nil {
-			t.Fatal(err)
-		}
+		createGame(t, s, id)
 	}
 	unlock := lockFile(t, path)
 	defer unlock()
@@ -47,11 +42,11 @@ func TestWritesShareCommits(t *testing.T) {
 	results := make(chan result, 16)
 	// The first write takes the committer, which waits for the lock with
 	// it alone; the next ones queue behind it.
-	firstTaken(t, s, func() { results <- result{"create b0", s.CreateGame(ctx, game("b0"))} })
+	firstTaken(t, s, func() { results <- result{"create b0", s.CreateGame(ctx, testGame("b0"))} })
 	writes := 0
 	for i := 1; i <= 4; i++ {
 		go func() {
-			results <- result{fmt.Sprintf("create b%d", i), s.CreateGame(ctx, game(fmt.Sprintf("b%d", i)))}
+			results <- result{fmt.Sprintf("create b%d", i), s.CreateGame(ctx, testGame(fmt.Sprintf("b%d", i)))}
 		}()
 		id := fmt.Sprintf("a%d", i)
 		go func() {
@@ -59,7 +54,7 @@ func TestWritesShareCommits(t *testing.T) {
 		}()
 		writes += 2
 	}
-	go func() { results <- result{"create a1 again", s.CreateGame(ctx, game("a1"))} }()
+	go func() { results <- result{"create a1 again", s.CreateGame(ctx, testGame("a1"))} }()
 	writes++
 	waitFor(t, fmt.Sprintf("%d writes queued behind the first", writes), func() bool { n, _ := sqlite.Queued(s); return n == writes })
 	unlock()
@@ -153,9 +148,7 @@ func TestFullDiskFailsItsWriteAlone(t *testing.T) {
 	defer s.Close()
 	ctx := t.Context()
 	for _, id := range []string{"g0", "g1", "g2"} {
-		if err := s.CreateGame(ctx, &store.Game{ID: id, Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
-			t.Fatal(err)
-		}
+		createGame(t, s, id)
 	}
 	if _, err := s.SetMaxPages(ctx, 1); err != nil { // full at the pages it has
 		t.Fatal(err)

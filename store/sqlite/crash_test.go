@@ -27,9 +27,7 @@ func TestCrashWriter(t *testing.T) {
 		return
 	}
 	s := open(t, path)
-	if err := s.CreateGame(t.Context(), &store.Game{ID: "g1", Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
-		t.Fatal(err)
-	}
+	createGame(t, s, "g1")
 	for seq := int64(1); ; seq++ {
 		e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq":%d}`, seq)}
 		if err := s.AppendEvents(t.Context(), "g1", seq-1, []store.Event{e}); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,9 +25,7 @@ func TestCommitsGoOnWhileSyncing(t *testing.T) {
 	defer s.Close()
 	ctx := t.Context()
 	for _, id := range []string{"g1", "g2"} {
-		if err := s.CreateGame(ctx, &store.Game{ID: id, Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
-			t.Fatal(err)
-		}
+		createGame(t, s, id)
 	}
 	// Another reader of the file, which sees commits as SQLite makes
 	// them, synced or not.
@@ -116,9 +113,7 @@ func TestCommitsDoNotCheckpoint(t *testing.T) {
 		}
 		return fi.Size()
 	}
-	if err := s.CreateGame(ctx, &store.Game{ID: "g1", Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
-		t.Fatal(err)
-	}
+	createGame(t, s, "g1")
 	release := sqlite.HoldCheckpoints(s)
 	released := false
 	defer func() {
@@ -129,7 +124,7 @@ func TestCommitsDoNotCheckpoint(t *testing.T) {
 	before := size(path)
 	const appends, pad = 400, 12000 // three pages and more each: 1,200 and more in the log
 	for seq := int64(1); seq <= appends; seq++ {
-		e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0*d"}`, seq, pad, 0)}
+		e := padded(seq, pad)
 		if err := s.AppendEvents(ctx, "g1", seq-1, []store.Event{e}); err != nil {
 			t.Fatal(err)
 		}

@@ -29,6 +29,25 @@ func open(t *testing.T, path string) *sqlite.Store {
 	return s
 }
 
+// testGame is a game of the store's tests, with the given id.
+func testGame(id string) *store.Game {
+	return &store.Game{ID: id, Rules: "chaturaji", SeedHash: "00", Start: "start"}
+}
+
+// createGame creates testGame(id) in s and fails the test if it cannot.
+func createGame(t testing.TB, s *sqlite.Store, id string) {
+	t.Helper()
+	if err := s.CreateGame(t.Context(), testGame(id)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// padded is event seq of a test game, a roll whose data carries pad bytes
+// of filler: pages for the write-ahead log.
+func padded(seq int64, pad int) store.Event {
+	return store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0*d"}`, seq, pad, 0)}
+}
+
 func TestStore(t *testing.T) {
 	t.Run("file", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) store.Store {
@@ -109,12 +128,10 @@ func TestLogBounded(t *testing.T) {
 	var wg sync.WaitGroup
 	for g := range games {
 		id := fmt.Sprintf("g%d", g)
-		if err := s.CreateGame(t.Context(), &store.Game{ID: id, Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
-			t.Fatal(err)
-		}
+		createGame(t, s, id)
 		wg.Go(func() {
 			for seq := int64(1); seq <= appends; seq++ {
-				e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0500d"}`, seq, 0)}
+				e := padded(seq, 500)
 				if err := s.AppendEvents(t.Context(), id, seq-1, []store.Event{e}); err != nil {
 					t.Error(err)
 					return
@@ -159,9 +176,7 @@ func TestCheckpointSyncsBeforeItHolds(t *testing.T) {
 			close(held)
 		}
 	})
-	if err := s.CreateGame(ctx, &store.Game{ID: "g1", Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
-		t.Fatal(err)
-	}
+	createGame(t, s, "g1")
 	const pad = 12000 // three pages and more an append
 	for seq := int64(1); ; seq++ {
 		select {
@@ -178,7 +193,7 @@ func TestCheckpointSyncsBeforeItHolds(t *testing.T) {
 		if seq > 4*sqlite.RestartPages {
 			t.Fatalf("%d appends of %d bytes, and the checkpointer never took the writing connection", seq-1, pad)
 		}
-		e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0*d"}`, seq, pad, 0)}
+		e := padded(seq, pad)
 		if err := s.AppendEvents(ctx, "g1", seq-1, []store.Event{e}); err != nil {
 			t.Fatal(err)
 		}
@@ -318,12 +333,10 @@ func TestCheckpointer(t *testing.T) {
 		return fi.Size()
 	}
 	before := size()
-	if err := s.CreateGame(t.Context(), &store.Game{ID: "g", Rules: "chaturaji", SeedHash: "00", Start: "start"}); err != nil {
-		t.Fatal(err)
-	}
+	createGame(t, s, "g")
 	const appends, pad = 100, 3000 // some 300 KB: a hundred pages or so
 	for seq := int64(1); seq <= appends; seq++ {
-		e := store.Event{Seq: seq, Kind: "roll", Data: fmt.Appendf(nil, `{"seq": %d, "pad": "%0*d"}`, seq, pad, 0)}
+		e := padded(seq, pad)
 		if err := s.AppendEvents(t.Context(), "g", seq-1, []store.Event{e}); err != nil {
 			t.Fatal(err)
 		}
