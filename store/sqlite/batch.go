@@ -234,7 +234,7 @@ func prepareAppends(ctx context.Context, db *sql.DB) (*appendStmts, error) {
 		{&st.rollback, `ROLLBACK TO write`},
 		{&st.release, `RELEASE write`},
 		{&st.update, `UPDATE games SET last_event = ?, updated = max(updated, ?) WHERE id = ? AND last_event = ?`},
-		{&st.insert, `INSERT INTO events (game_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)`},
+		{&st.insert, `INSERT INTO events (game_id, seq, kind, data, at) VALUES (?, ?, ?, CAST(? AS TEXT), ?)`},
 		{&st.last, `SELECT last_event FROM games WHERE id = ?`},
 	} {
 		var err error
