@@ -22,7 +22,8 @@ const syncProbeEvery = 20 * time.Millisecond
 type syncProbe struct {
 	dir   string
 	times []time.Duration
-	err   error // the first failure; the probe stops there
+	at    []int64 // when each of times began, nanoseconds since 1970
+	err   error   // the first failure; the probe stops there
 }
 
 // run syncs the probe file until ctx is done, then removes it.
@@ -54,7 +55,24 @@ func (p *syncProbe) run(ctx context.Context) {
 			return
 		}
 		p.times = append(p.times, time.Since(t0))
+		p.at = append(p.at, t0.UnixNano())
 	}
+}
+
+// stalls returns the time spent in syncs of 50 ms or more begun between
+// from and to (nanoseconds since 1970), and the longest sync begun then.
+func (p *syncProbe) stalls(from, to int64) (slow, longest time.Duration) {
+	for i, t := range p.at {
+		if t < from || t >= to {
+			continue
+		}
+		d := p.times[i]
+		if d >= 50*time.Millisecond {
+			slow += d
+		}
+		longest = max(longest, d)
+	}
+	return slow, longest
 }
 
 // line is the probe's figures as the report shows them.
@@ -76,11 +94,11 @@ func (p *syncProbe) line() string {
 			slow += d
 		}
 	}
-	slices.Sort(p.times)
+	sorted := slices.Sorted(slices.Values(p.times))
 	share := 0.0
 	if all > 0 {
 		share = 100 * float64(slow) / float64(all)
 	}
 	return fmt.Sprintf("p50 %s  p99 %s  max %s  (%d syncs of a 4 KiB write, one every %v, in %s); in syncs of 50ms or more %.2f%% of the time",
-		quantile(p.times, 0.50), quantile(p.times, 0.99), quantile(p.times, 1), len(p.times), syncProbeEvery, p.dir, share)
+		quantile(sorted, 0.50), quantile(sorted, 0.99), quantile(sorted, 1), len(sorted), syncProbeEvery, p.dir, share)
 }

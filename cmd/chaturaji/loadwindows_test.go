@@ -20,15 +20,17 @@ func TestWindows(t *testing.T) {
 	add(0, 5*ms)
 	add(3*time.Second, 7*ms)
 	add(9*time.Second, 900*ms)
-	// 10-20 s: nothing. 20-30 s: four quick deliveries, out of order.
+	// 10-20 s: nothing. 20-30 s: six deliveries, out of order, one slow.
 	add(25*time.Second, 4*ms)
 	add(21*time.Second, 2*ms)
 	add(29*time.Second, 3*ms)
 	add(20*time.Second, 1*ms)
+	add(22*time.Second, 50*ms) // the floor itself is not slow
+	add(23*time.Second, 51*ms)
 	ws := windows(at, lat, 10*time.Second)
 	want := []windowStats{
-		{from: 0, n: 3, p99: 900 * ms, max: 900 * ms},
-		{from: 20 * time.Second, n: 4, p99: 4 * ms, max: 4 * ms},
+		{from: 0, n: 3, p99: 900 * ms, max: 900 * ms, slow: 1},
+		{from: 20 * time.Second, n: 6, p99: 51 * ms, max: 51 * ms, slow: 1},
 	}
 	if len(ws) != len(want) {
 		t.Fatalf("windows %+v, want %+v", ws, want)
@@ -39,7 +41,7 @@ func TestWindows(t *testing.T) {
 		}
 	}
 	got := busiest(ws, 10*time.Second)
-	if w := "busiest 20-30s p99 4.0ms (4 deliveries); highest p99 900.0ms at 0-10s (3 deliveries, max 900.0ms)"; got != w {
+	if w := "busiest 20-30s p99 51.0ms (6 deliveries); highest p99 900.0ms at 0-10s (3 deliveries, max 900.0ms)"; got != w {
 		t.Errorf("busiest:\n got %s\nwant %s", got, w)
 	}
 	if got := busiest(nil, time.Second); got != "-" {
