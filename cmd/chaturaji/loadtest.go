@@ -28,7 +28,7 @@ var loadtestCommand = &command{
 	run:     runLoadtest,
 }
 
-const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL | --nodes URL,URL...] [--think D] [--timeout D] [--seed S] [--sync-dir DIR] [--windows]
+const loadtestHelp = `usage: chaturaji loadtest [--games N] [--url URL | --nodes URL,URL...] [--think D] [--timeout D] [--seed S] [--sync-dir DIR] [--windows] [--memory-limit SIZE]
        chaturaji loadtest --start-nodes N --db postgres://... [--lease D] [--kill-after D] [--games N] ...
        chaturaji loadtest --idle N [--url URL]
        chaturaji loadtest --lobby N [--lobby-rate R] [--url URL]
@@ -70,7 +70,11 @@ reports:
 and exits with status 1 if any game did not finish, or an event was lost or
 duplicated. Without --url it starts a server in this process on a new
 SQLite file in a temporary directory (the memory it reports then includes
-the load clients'); with --url it uses a running server, which must be on a
+the load clients'), under the memory policy of chaturaji serve: a soft
+memory limit of --memory-limit (default 1GiB: serve's default of 512MiB,
+and as much again for the clients), near which the garbage collector runs,
+and not each time the heap doubles (GOMEMLIMIT and GOGC, when set, win
+over it); with --url it uses a running server, which must be on a
 loopback address and whose limits must let the players of 16 games create
 their games and open their WebSockets at once from one address (such as
 chaturaji serve --request-rate 1000 --costly-rate 100). It stops by itself
@@ -301,6 +305,11 @@ func runLoadtest(e *env, args []string) error {
 	killAfter := fs.Duration("kill-after", 0, "")
 	syncDir := fs.String("sync-dir", "", "")
 	byWindow := fs.Bool("windows", false, "")
+	memoryLimit := int64(1 << 30)
+	fs.Func("memory-limit", "", func(v string) (err error) {
+		memoryLimit, err = parseSize(v)
+		return err
+	})
 	if err := parseFlags(e, fs, loadtestHelp, args); err != nil {
 		return err
 	}
@@ -418,7 +427,8 @@ func runLoadtest(e *env, args []string) error {
 		}
 		defer run.stop(context.Background())
 		*base = run.url
-		where = run.url + " (in this process, SQLite " + db + ")"
+		left := memoryPolicy(memoryLimit)
+		where = run.url + " (in this process, SQLite " + db + "; " + memoryPolicyNote(memoryLimit, left) + ")"
 		if *byWindow {
 			lt.runtime = &runtimeSampler{}
 		}

@@ -14,7 +14,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -114,10 +113,10 @@ Flags:
 	                   256MiB (the default) or 1GiB
 	--heap-headroom SIZE
 	                   the memory the process's heap may hold besides
-	                   --bot-memory before the garbage collector works harder
-	                   to stay under both (default 256MiB): the soft memory
-	                   limit of the Go runtime is their sum, unless GOMEMLIMIT
-	                   sets it
+	                   --bot-memory (default 256MiB): the soft memory limit of
+	                   the Go runtime is their sum, unless GOMEMLIMIT sets it,
+	                   and the garbage collector runs as the process nears it,
+	                   not each time the heap doubles, unless GOGC is set
 	--max-bot-games N  the most live games with no human seat (default 100)
 	--max-bot-games-per-client N
 	                   the most of those created from one address (default 4)
@@ -347,13 +346,9 @@ func runServe(e *env, args []string) error {
 	if *botDelay == 0 {
 		*botDelay = server.NoBotDelay // the Config's zero is its default
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// The bots' tables are live heap, and the garbage collector lets
-		// the heap grow to twice what is live before it collects: without
-		// a limit, garbage of any kind could fill as much again as the
-		// bots' budget.
-		debug.SetMemoryLimit(botMemory + heapHeadroom)
-	}
+	// The bots' tables are live heap: without a limit, garbage of any
+	// kind could fill as much again as the bots' budget.
+	gcLeft := memoryPolicy(botMemory + heapHeadroom)
 	cfg := server.Config{
 		Origins: origins, BotTime: *botTime, BotDelay: *botDelay, MaxBotDelay: *maxBotDelay, Grace: *grace,
 		BotWorkers: *botWorkers, BotMemory: botMemory,
@@ -378,6 +373,7 @@ func runServe(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "Chaturaji server listening on %s\n", run.url)
 	fmt.Fprintf(e.stdout, "Records are signed with key %s (GET /api/key)\n", run.publicKey)
 	fmt.Fprintf(e.stdout, "Its secret keys are in %s: keep that file secret, apart from the database\n", run.keyFile)
+	logger.Info("memory", "policy", memoryPolicyNote(botMemory+heapHeadroom, gcLeft))
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down")
