@@ -60,7 +60,7 @@ func appendTx(ctx context.Context, st *appendStmts, id string, after int64, evs 
 	}
 	for _, e := range evs {
 		// The data goes as a blob and the statement casts it to text: as a
-		// Go string it was copied first, a sixth of what the server
+		// Go string it was copied first, 6% of what the process
 		// allocated while a thousand games were live.
 		_, err := st.insert.ExecContext(ctx, id, e.Seq, e.Kind, blob(e.Data), micros(e.At))
 		if isUniqueViolation(err) {
