@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"runtime/metrics"
@@ -85,36 +86,21 @@ type runtimeWindow struct {
 }
 
 // window returns the runtime's figures between from and to (nanoseconds
-// since 1970), from the last samples at or before each; ok is false if no
-// sample precedes to or the sampler has none.
+// since 1970), from the last samples at or before each (the first, for a
+// time before it: the run had not begun); ok is false if the sampler has
+// no sample.
 func (r *runtimeSampler) window(from, to int64) (w runtimeWindow, ok bool) {
-	before := func(t int64) (runtimeSample, bool) {
-		i, found := slices.BinarySearchFunc(r.samples, t, func(s runtimeSample, t int64) int {
-			switch {
-			case s.at < t:
-				return -1
-			case s.at > t:
-				return 1
-			}
-			return 0
-		})
-		if found {
-			return r.samples[i], true
-		}
-		if i == 0 {
-			if len(r.samples) == 0 {
-				return runtimeSample{}, false
-			}
-			// Before the first sample: the run had not begun.
-			return r.samples[0], true
-		}
-		return r.samples[i-1], true
-	}
-	a, okA := before(from)
-	b, okB := before(to)
-	if !okA || !okB {
+	if len(r.samples) == 0 {
 		return runtimeWindow{}, false
 	}
+	before := func(t int64) runtimeSample {
+		i, found := slices.BinarySearchFunc(r.samples, t, func(s runtimeSample, t int64) int { return cmp.Compare(s.at, t) })
+		if !found && i > 0 {
+			i--
+		}
+		return r.samples[i]
+	}
+	a, b := before(from), before(to)
 	w.gcCycles = b.gcCycles - a.gcCycles
 	w.gcCPU = time.Duration((b.gcCPU - a.gcCPU) * float64(time.Second))
 	w.runnableP99 = -1

@@ -54,6 +54,11 @@ func TestRuntimeWindow(t *testing.T) {
 	if !ok || w.gcCycles != 2 || w.gcCPU != 250*time.Millisecond || w.runnableP99 != 100*time.Millisecond {
 		t.Errorf("window 10-20s: %+v, %v; want 2 collections, 250ms, runnable p99 100ms", w, ok)
 	}
+	// Begun before the first sample: counted from it.
+	w, ok = r.window(-5*s, 7*s)
+	if !ok || w.gcCycles != 1 || w.gcCPU != 250*time.Millisecond {
+		t.Errorf("window -5-7s: %+v, %v; want 1 collection, 250ms, from the first sample", w, ok)
+	}
 	// Between two samples that saw no goroutine made runnable.
 	r.samples = append(r.samples, runtimeSample{at: 20 * s, gcCycles: 6, gcCPU: 1.5, runnable: []uint64{200, 9, 1}})
 	if w, _ = r.window(15*s, 21*s); w.runnableP99 != -1 {

@@ -12,6 +12,10 @@ import (
 // enough for a p99 over a minute's run, too seldom to load the disk.
 const syncProbeEvery = 20 * time.Millisecond
 
+// stalledSync is the time from which a probe's sync counts as a stall of
+// the disk: every action committed meanwhile waits for it.
+const stalledSync = 50 * time.Millisecond
+
 // syncProbe times the disk's own syncs while the load test runs: every
 // syncProbeEvery it writes a page (4 KiB, as the database writes its log)
 // at the start of a small file in the database's directory and syncs the
@@ -59,7 +63,7 @@ func (p *syncProbe) run(ctx context.Context) {
 	}
 }
 
-// stalls returns the time spent in syncs of 50 ms or more begun between
+// stalls returns the time spent in syncs of stalledSync or more begun between
 // from and to (nanoseconds since 1970), and the longest sync begun then.
 func (p *syncProbe) stalls(from, to int64) (slow, longest time.Duration) {
 	for i, t := range p.at {
@@ -67,7 +71,7 @@ func (p *syncProbe) stalls(from, to int64) (slow, longest time.Duration) {
 			continue
 		}
 		d := p.times[i]
-		if d >= 50*time.Millisecond {
+		if d >= stalledSync {
 			slow += d
 		}
 		longest = max(longest, d)
@@ -90,7 +94,7 @@ func (p *syncProbe) line() string {
 	var slow, all time.Duration
 	for _, d := range p.times {
 		all += max(d, syncProbeEvery)
-		if d >= 50*time.Millisecond {
+		if d >= stalledSync {
 			slow += d
 		}
 	}

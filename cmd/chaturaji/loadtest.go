@@ -368,6 +368,7 @@ func runLoadtest(e *env, args []string) error {
 		errors:   make(map[string]int),
 		timeline: *killAfter > 0,
 		want:     *games,
+		byWindow: *byWindow,
 	}
 	var nodes []string
 	var started *loadNodes
@@ -497,7 +498,6 @@ func runLoadtest(e *env, args []string) error {
 	if lt.runtime != nil {
 		watched.Go(func() { lt.runtime.run(mctx) })
 	}
-	lt.byWindow = *byWindow
 	start := time.Now()
 	var kill *failover
 	if *killAfter > 0 {
